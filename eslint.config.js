@@ -1,0 +1,23 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import rxjsX from 'eslint-plugin-rxjs-x';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.check.json', tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'rxjs-x': rxjsX },
+    rules: {
+      'rxjs-x/no-unsafe-takeuntil': 'error',
+      'rxjs-x/no-ignored-subscription': 'off',
+      'rxjs-x/no-internal': 'error',
+      'rxjs-x/no-nested-subscribe': 'error',
+      'rxjs-x/finnish': ['error', { functions: false, methods: false, parameters: true, properties: false, variables: true, strict: false }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+);

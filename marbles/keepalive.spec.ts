@@ -1,0 +1,48 @@
+import { describe, it } from 'vitest';
+import { keepalive } from '../src/sse/keepalive.js';
+import { EVENTS, FRAMES } from './support/chatFrames.js';
+import { FakeSink } from './support/fakeSink.js';
+import { marbles } from './support/marbles.js';
+import { runPipeline } from './support/runPipeline.js';
+
+describe('keepalive', () => {
+  it('sends the first comment exactly ms after the last frame, and none after completion', marbles((m) => {
+    const source$ =  m.cold('-A------B|', FRAMES);
+    const expected =        '-A--K--KB|';
+
+    m.expect(source$.pipe(keepalive(3, m.scheduler))).toBeObservable(expected, FRAMES);
+  }));
+
+  it('sends nothing while frames flow faster than ms', marbles((m) => {
+    const source$ =  m.cold('-ABABABAB|', FRAMES);
+    const expected =        '-ABABABAB|';
+
+    m.expect(source$.pipe(keepalive(3, m.scheduler))).toBeObservable(expected, FRAMES);
+  }));
+
+  it('starts counting at subscription, before the first frame', marbles((m) => {
+    const source$ =  m.cold('-----A|', FRAMES);
+    const expected =        '--K-KA|';
+
+    m.expect(source$.pipe(keepalive(2, m.scheduler))).toBeObservable(expected, FRAMES);
+  }));
+
+  it('stops with an error, leaving no timer behind', marbles((m) => {
+    const source$ =  m.cold('-A---#', FRAMES);
+    const subs =            '^----!';
+    const expected =        '-A--K#';
+
+    m.expect(source$.pipe(keepalive(3, m.scheduler))).toBeObservable(expected, FRAMES);
+    m.expect(source$).toHaveSubscriptions(subs);
+  }));
+
+  it('keeps a silent agent alive from the first byte (the role chunk) through the pipeline', marbles((m) => {
+    const sink = new FakeSink(m.scheduler);
+    const events$ =      m.cold('-------a|', EVENTS);
+    const clientClose$ = m.hot( '-----------');
+    const expected =            'R---K--A(FD|)';
+
+    const { output$ } = runPipeline(m.scheduler, { events$, clientClose$, sink, keepaliveMs: 4 });
+    m.expect(output$).toBeObservable(expected, FRAMES);
+  }));
+});

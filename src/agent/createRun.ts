@@ -1,0 +1,72 @@
+import { Observable, from, type ObservableInput } from 'rxjs';
+import type { AgentEvent } from './agentEvent.js';
+import type { Cancellation } from './cancellation.js';
+import type { InterruptReason } from './interruptReason.js';
+import { silentLogger, type Logger } from '../logger.js';
+
+/** One run of an agent: work that honours an `AbortSignal`, and optionally a way to interrupt it. */
+export interface InterruptibleRun {
+  readonly events: ObservableInput<AgentEvent>;
+  /** Called at most once, and only for a run that had neither completed nor failed. */
+  interrupt?(reason: InterruptReason): void;
+}
+
+export interface CreateRunOptions {
+  /** Where a throwing `interrupt` is reported. Default: a silent logger. */
+  readonly logger?: Logger;
+}
+
+/**
+ * Turns interruptible work into the cold Observable every agent returns. Each subscription calls
+ * `start` with a fresh `AbortSignal`; unsubscribing before the run settles aborts that signal
+ * (so silent I/O stops too) and calls `interrupt` once with the cancellation's reason.
+ *
+ * ```
+ * events:      --a--b------
+ * subscriber:  ^-------!        client left at frame 8
+ * interrupt:   --------x        once, with cancellation.reason
+ * ```
+ *
+ * @example
+ * run(request, cancellation) {
+ *   return createRun(cancellation, (signal) => ({
+ *     events: streamFromUpstream(request, signal),
+ *     interrupt: (reason) => log.info({ reason }, 'interrupted'),
+ *   }));
+ * }
+ */
+export function createRun(
+  cancellation: Cancellation,
+  start: (signal: AbortSignal) => InterruptibleRun,
+  { logger = silentLogger }: CreateRunOptions = {},
+): Observable<AgentEvent> {
+  return new Observable<AgentEvent>((subscriber) => {
+    const controller = new AbortController();
+    let settled = false;
+    const run = start(controller.signal);
+    const subscription = from(run.events).subscribe({
+      next: (event) => subscriber.next(event),
+      error: (error: unknown) => {
+        settled = true;
+        subscriber.error(error);
+      },
+      complete: () => {
+        settled = true;
+        subscriber.complete();
+      },
+    });
+    return () => {
+      subscription.unsubscribe();
+      if (settled) return;
+      settled = true;
+      const reason = cancellation.reason;
+      controller.abort(reason);
+      try {
+        run.interrupt?.(reason);
+      } catch (error) {
+        // The run is over either way; a faulty interrupt must not take the response down with it.
+        logger.warn({ err: error, reason }, 'agent interrupt threw; ignored');
+      }
+    };
+  });
+}

@@ -1,0 +1,92 @@
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import type { Cancellation } from '../agent/cancellation.js';
+import { InterruptReason } from '../agent/interruptReason.js';
+import { ClientGoneError } from '../errors/ClientGoneError.js';
+import { SlowClientError } from '../errors/SlowClientError.js';
+import { KEEPALIVE_FRAME } from '../sse/keepalive.js';
+import type { SseSink } from './sseSink.js';
+
+export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export interface WriteToOptions {
+  /** Told why the run ends when the writer gives up on the client. */
+  readonly cancellation: Cancellation;
+  /** Bytes a client that stopped reading may owe beyond the socket's own buffer. Default 1 MiB. */
+  readonly maxBufferedBytes?: number;
+  /** Shrinks held frames without losing content (merging text deltas) before the bound is enforced. Default: none. */
+  readonly compact?: (frames: readonly string[]) => string[];
+}
+
+const byteLength = (frames: readonly string[]): number => frames.reduce((sum, frame) => sum + Buffer.byteLength(frame), 0);
+
+/**
+ * Writes each frame to the sink and re-emits it once handed over. When `write` returns false the
+ * writer holds later frames until `'drain'`, dropping keepalives (the client owes bytes already);
+ * past `maxBufferedBytes` it compacts what it holds, and if that is not enough it fails with
+ * `SlowClientError` (reason `SSE client too slow`). A failed write or a `'close'` fails with
+ * `ClientGoneError` (reason `SSE client disconnected`). Completion waits for the held frames.
+ *
+ * ```
+ * source:   -a-b-c-d-|
+ * write:     t f        (write(b) returns false)
+ * drain:    ------x
+ * result:   -a-b--(cd)-|
+ * ```
+ */
+export function writeTo(
+  sink: SseSink,
+  { cancellation, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES, compact = (frames) => [...frames] }: WriteToOptions,
+): MonoTypeOperatorFunction<string> {
+  return (frames$) =>
+    new Observable<string>((subscriber) => {
+      let held: string[] = [];
+      let awaitingDrain = false;
+      let sourceDone = false;
+
+      const giveUp = (reason: InterruptReason, error: Error) => {
+        cancellation.cancelWith(reason);
+        subscriber.error(error);
+      };
+      const onWritten = (error?: Error | null) => {
+        if (error && !subscriber.closed) giveUp(InterruptReason.clientDisconnected, new ClientGoneError(error));
+      };
+      const onClose = () => giveUp(InterruptReason.clientDisconnected, new ClientGoneError('closed'));
+      const writeNow = (frame: string) => {
+        const accepted = sink.write(frame, onWritten);
+        subscriber.next(frame);
+        if (!accepted && !subscriber.closed) {
+          awaitingDrain = true;
+          sink.once('drain', onDrain);
+        }
+      };
+      const hold = (frame: string) => {
+        if (frame === KEEPALIVE_FRAME) return;
+        held.push(frame);
+        let heldBytes = byteLength(held);
+        if (heldBytes <= maxBufferedBytes) return;
+        held = compact(held);
+        heldBytes = byteLength(held);
+        if (heldBytes > maxBufferedBytes) giveUp(InterruptReason.clientTooSlow, new SlowClientError(heldBytes, maxBufferedBytes));
+      };
+      function onDrain() {
+        awaitingDrain = false;
+        while (held.length > 0 && !awaitingDrain && !subscriber.closed) writeNow(held.shift()!);
+        if (sourceDone && !awaitingDrain && held.length === 0) subscriber.complete();
+      }
+
+      sink.once('close', onClose);
+      const subscription = frames$.subscribe({
+        next: (frame) => (awaitingDrain ? hold(frame) : writeNow(frame)),
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          sourceDone = true;
+          if (!awaitingDrain) subscriber.complete();
+        },
+      });
+      return () => {
+        subscription.unsubscribe();
+        sink.off('drain', onDrain);
+        sink.off('close', onClose);
+      };
+    });
+}

@@ -1,0 +1,63 @@
+import { concat, defer, EMPTY, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
+import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
+import type { ChatCompletionChunk, ChatCompletionMeta, ChatDelta, ChatUsage } from './chatCompletionChunk.js';
+
+export function toChatUsage(usage: Usage): ChatUsage {
+  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
+}
+
+/**
+ * Encodes agent events as `chat.completion.chunk`s: the role chunk first, one chunk per text or
+ * reasoning delta, the finish chunk, and with `includeUsage` a last chunk with `choices: []` and
+ * the run's summed usage. A run that ends without a finish event finishes with `stop`; a run that
+ * fails emits no finish chunk at all, so the error is never mistaken for a clean answer.
+ *
+ * ```
+ * source:   --t--t--f--|           t = text, f = finish
+ * result:   R-T--T--F--(U|)        R = role, U = usage (with includeUsage)
+ * ```
+ */
+export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEvent, ChatCompletionChunk> {
+  const usageField = meta.includeUsage ? { usage: null } : {};
+  const chunk = (delta: ChatDelta, finishReason: FinishReason | null = null): ChatCompletionChunk => ({
+    id: meta.id,
+    object: 'chat.completion.chunk',
+    created: meta.created,
+    model: meta.model,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    ...usageField,
+  });
+
+  return (events$) =>
+    defer(() => {
+      let usage = ZERO_USAGE;
+      let finished = false;
+      function encode(event: AgentEvent): Observable<ChatCompletionChunk> {
+        switch (event.type) {
+          case 'text':
+            return event.delta === '' ? EMPTY : of(chunk({ content: event.delta }));
+          case 'reasoning':
+            return event.delta === '' ? EMPTY : of(chunk({ reasoning_content: event.delta }));
+          case 'usage':
+            usage = sumUsage(usage, event.usage);
+            return EMPTY;
+          case 'finish':
+            if (finished) return EMPTY;
+            finished = true;
+            return of(chunk({}, event.reason));
+          default:
+            return EMPTY;
+        }
+      }
+      const trailer$ = defer(() => {
+        const trailer: ChatCompletionChunk[] = [];
+        if (!finished) trailer.push(chunk({}, 'stop'));
+        if (meta.includeUsage) {
+          trailer.push({ id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], usage: toChatUsage(usage) });
+        }
+        return of(...trailer);
+      });
+      return concat(of(chunk({ role: 'assistant' })), events$.pipe(mergeMap(encode)), trailer$);
+    });
+}
