@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The JSON report is what .ci/run counts; the default reporter is what people read.
+    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     projects: [
       { test: { name: 'marbles', include: ['marbles/**/*.spec.ts'], environment: 'node' } },
       {

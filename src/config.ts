@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ConfigError } from './errors/ConfigError.js';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveMs = z.coerce.number().int().positive();
+const positiveBytes = z.coerce.number().int().positive();
+const positiveInt = z.coerce.number().int().positive();
+const optionalText = z.string().min(1).optional();
+const list = z
+  .string()
+  .transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
+
+/**
+ * Every setting rxgate has: its environment variable (each is also a CLI flag, `RXGATE_KEEPALIVE_MS`
+ * is `--keepalive-ms`), its default, and its check. The README's table is this table.
+ */
+export const SETTINGS = {
+  host: { env: 'RXGATE_HOST', default: '127.0.0.1', schema: z.string().min(1), doc: 'Address to bind. Anything but loopback requires RXGATE_API_KEY.' },
+  port: { env: 'RXGATE_PORT', default: '8642', schema: port, doc: 'Port to listen on (0 picks a free one).' },
+  apiKey: { env: 'RXGATE_API_KEY', default: undefined, schema: optionalText, doc: 'Bearer key every /v1 route requires. Unset: no auth, loopback only.' },
+  upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: z.url().optional(), doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.' },
+  upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: optionalText, doc: 'Bearer key sent to the upstream. Never logged.' },
+  upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with RXGATE_UPSTREAM_URL.' },
+  upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: '300000', schema: positiveMs, doc: 'Longest one upstream call may take, first byte to last.' },
+  upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: positiveMs, doc: 'Longest the upstream may stay silent before its first token.' },
+  tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
+  maxToolIterations: { env: 'RXGATE_MAX_TOOL_ITERATIONS', default: '10', schema: positiveInt, doc: 'Model calls one run may make before it finishes with `length`.' },
+  modelId: { env: 'RXGATE_MODEL_ID', default: 'rxgate-agent', schema: z.string().min(1), doc: 'Model id advertised by GET /v1/models.' },
+  keepaliveMs: { env: 'RXGATE_KEEPALIVE_MS', default: '10000', schema: positiveMs, doc: 'SSE comment interval while nothing else is written.' },
+  maxBodyBytes: { env: 'RXGATE_MAX_BODY_BYTES', default: '10485760', schema: positiveBytes, doc: 'Largest request body accepted (413 above).' },
+  maxBufferedBytes: { env: 'RXGATE_MAX_BUFFERED_BYTES', default: '1048576', schema: positiveBytes, doc: 'Unread bytes a slow client may owe before it is cut off.' },
+  corsOrigins: { env: 'RXGATE_CORS_ORIGINS', default: '', schema: list, doc: 'Comma-separated allowed browser origins, or `*`. Empty: CORS off.' },
+  shutdownGraceMs: { env: 'RXGATE_SHUTDOWN_GRACE_MS', default: '10000', schema: z.coerce.number().int().min(0), doc: 'How long running streams may finish after SIGTERM before they are interrupted.' },
+  logLevel: { env: 'RXGATE_LOG_LEVEL', default: 'info', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), doc: 'pino log level.' },
+} as const;
+
+type Settings = typeof SETTINGS;
+export type Config = { readonly [K in keyof Settings]: z.output<Settings[K]['schema']> };
+export type ConfigSource = Readonly<Record<string, string | undefined>>;
+
+/** `RXGATE_KEEPALIVE_MS` -> `--keepalive-ms`. */
+export function flagOf(env: string): string {
+  return `--${env.replace(/^RXGATE_/, '').toLowerCase().replaceAll('_', '-')}`;
+}
+
+/** Reads `--flag value` and `--flag=value` pairs into the environment names they stand for. */
+function flagsToEnv(argv: readonly string[]): Record<string, string> {
+  const byFlag = new Map(Object.values(SETTINGS).map((setting) => [flagOf(setting.env), setting.env]));
+  const values: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const env = byFlag.get(flag);
+    if (!env) throw new ConfigError(`unknown option ${flag}; known options: ${[...byFlag.keys()].join(', ')}`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`option ${flag} needs a value`);
+    values[env] = value;
+  }
+  return values;
+}
+
+/**
+ * The configuration from the environment, overridden by CLI flags. Every bad value is reported
+ * at once, each with its variable name, and nothing starts.
+ */
+export function loadConfig(env: ConfigSource = process.env, argv: readonly string[] = []): Config {
+  const source = { ...env, ...flagsToEnv(argv) };
+  const config: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, setting] of Object.entries(SETTINGS)) {
+    const raw = source[setting.env] === '' && setting.default === undefined ? undefined : (source[setting.env] ?? setting.default);
+    const parsed = (setting.schema as z.ZodType).safeParse(raw);
+    if (parsed.success) config[key] = parsed.data;
+    else problems.push(`${setting.env}=${JSON.stringify(raw)}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  }
+  if (config.upstreamUrl && !config.upstreamModel) problems.push('RXGATE_UPSTREAM_MODEL is required when RXGATE_UPSTREAM_URL is set');
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  return config as Config;
+}

@@ -1,0 +1,74 @@
+import cors from 'cors';
+import express, { type Express } from 'express';
+import type { Agent } from '../agent/agent.js';
+import type { Config } from '../config.js';
+import { RequestError } from '../errors/RequestError.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { ActiveRuns } from './activeRuns.js';
+import { authenticate } from './authenticate.js';
+import { handleErrors } from './handleErrors.js';
+import { requestContext } from './requestContext.js';
+import { chatCompletionsRoute } from './routes/chatCompletions.js';
+import { healthRoute } from './routes/health.js';
+import { modelsRoute } from './routes/models.js';
+
+export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'>;
+
+export interface CreateAppOptions {
+  readonly agent: Agent;
+  readonly config: AppConfig;
+  readonly logger?: Logger;
+  /** Shared with the server so that shutdown can interrupt what is running. Default: a new registry. */
+  readonly activeRuns?: ActiveRuns;
+}
+
+export interface RxgateApp {
+  readonly app: Express;
+  readonly activeRuns: ActiveRuns;
+}
+
+const EXPOSED_HEADERS = ['X-Request-Id'];
+
+function corsFor(origins: readonly string[]) {
+  return cors({
+    origin: origins.includes('*') ? '*' : [...origins],
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'OpenAI-Organization', 'OpenAI-Project'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+}
+
+/** The OpenAI-compatible HTTP API around one agent, as an Express app to listen with or embed. */
+export function createApp({ agent, config, logger = silentLogger, activeRuns = new ActiveRuns() }: CreateAppOptions): RxgateApp {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext(logger));
+  if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));
+
+  app.get('/health', healthRoute);
+
+  const v1 = express.Router();
+  if (config.apiKey) v1.use(authenticate(config.apiKey));
+  // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
+  v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
+  v1.get('/models', modelsRoute(config.modelId, Date.now()));
+  v1.post(
+    '/chat/completions',
+    chatCompletionsRoute({
+      agent,
+      activeRuns,
+      defaultModel: config.modelId,
+      keepaliveMs: config.keepaliveMs,
+      maxBufferedBytes: config.maxBufferedBytes,
+    }),
+  );
+  app.use('/v1', v1);
+
+  app.use((req, _res, next) => {
+    next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
+  });
+  app.use(handleErrors);
+  return { app, activeRuns };
+}

@@ -1,0 +1,12 @@
+import type { Response } from 'express';
+import { toOpenAIError } from '../errors/toOpenAIError.js';
+
+/** Answers with the OpenAI error envelope; a response that already started is cut instead. */
+export function sendError(res: Response, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const { status, body } = toOpenAIError(error);
+  res.status(status).json(body);
+}

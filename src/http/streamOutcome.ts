@@ -1,0 +1,15 @@
+import { InterruptReason } from '../agent/interruptReason.js';
+
+/** How a response ended, as the access log and the metrics name it. */
+export type StreamOutcome = 'completed' | 'client_disconnected' | 'client_too_slow' | 'stopped' | 'error' | 'shutdown';
+
+const OUTCOME_OF_REASON: Record<InterruptReason, StreamOutcome> = {
+  [InterruptReason.clientDisconnected]: 'client_disconnected',
+  [InterruptReason.clientTooSlow]: 'client_too_slow',
+  [InterruptReason.stopRequested]: 'stopped',
+  [InterruptReason.shuttingDown]: 'shutdown',
+};
+
+export function outcomeOfInterrupt(reason: InterruptReason): StreamOutcome {
+  return OUTCOME_OF_REASON[reason] ?? 'client_disconnected';
+}

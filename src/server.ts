@@ -1,0 +1,70 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Agent } from './agent/agent.js';
+import { InterruptReason } from './agent/interruptReason.js';
+import type { Config } from './config.js';
+import { ConfigError } from './errors/ConfigError.js';
+import { createApp } from './http/createApp.js';
+import type { ActiveRuns } from './http/activeRuns.js';
+import { silentLogger, type Logger } from './logger.js';
+
+export type ServerConfig = Config;
+
+export interface RunningServer {
+  readonly server: Server;
+  readonly url: string;
+  readonly activeRuns: ActiveRuns;
+  /**
+   * Stops accepting connections, lets running streams finish for `graceMs`, then interrupts the
+   * rest with `Server shutting down` and resolves once every response has ended.
+   */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+export interface StartServerOptions {
+  readonly agent: Agent;
+  readonly config: ServerConfig;
+  readonly logger?: Logger;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
+
+/** Without an API key, anything that is not loopback would hand the agent (and its bill) to the network. */
+export function assertSafeExposure({ host, apiKey }: Pick<Config, 'host' | 'apiKey'>): void {
+  if (!apiKey && !LOOPBACK.test(host)) {
+    throw new ConfigError(
+      `refusing to listen on ${host} without an API key: anyone who can reach it could run the agent. ` +
+        'Set RXGATE_API_KEY, or bind to 127.0.0.1.',
+    );
+  }
+}
+
+export async function startServer({ agent, config, logger = silentLogger }: StartServerOptions): Promise<RunningServer> {
+  assertSafeExposure(config);
+  const { app, activeRuns } = createApp({ agent, config, logger });
+  const server = createServer(app);
+  // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 30_000;
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
+
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = (graceMs = config.shutdownGraceMs) =>
+    (shuttingDown ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      logger.info({ activeRuns: activeRuns.size, graceMs }, 'shutting down');
+      await Promise.race([activeRuns.settled(), delay(graceMs)]);
+      await activeRuns.stopAll(InterruptReason.shuttingDown);
+      server.closeIdleConnections();
+      await Promise.race([closed, delay(1000).then(() => server.closeAllConnections())]);
+      logger.info('shut down');
+    })());
+
+  return { server, url: `http://${host}:${port}`, activeRuns, shutdown };
+}

@@ -1,0 +1,33 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Agent } from '../../src/agent/agent.js';
+import { loadConfig } from '../../src/config.js';
+import { createApp, type AppConfig } from '../../src/http/createApp.js';
+import type { ActiveRuns } from '../../src/http/activeRuns.js';
+
+export interface TestApp {
+  readonly url: string;
+  readonly server: Server;
+  readonly activeRuns: ActiveRuns;
+  close(): Promise<void>;
+}
+
+/** The real app on 127.0.0.1 and a free port, with the built-in defaults unless overridden. */
+export async function startApp(agent: Agent, overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const config = { ...loadConfig({}), ...overrides };
+  const { app, activeRuns } = createApp({ agent, config });
+  const server = createServer(app);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    activeRuns,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
