@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import { createApp } from './http/createApp.js';
 import type { ActiveRuns } from './http/activeRuns.js';
+import { Readiness, type ReadinessCheck } from './http/readiness.js';
 import { silentLogger, type Logger } from './logger.js';
 
 export type ServerConfig = Config;
@@ -27,6 +28,8 @@ export interface StartServerOptions {
   readonly agent: Agent;
   readonly config: ServerConfig;
   readonly logger?: Logger;
+  /** Checks `GET /health/ready` runs besides "not shutting down" (the upstream, the store). */
+  readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
@@ -41,9 +44,11 @@ export function assertSafeExposure({ host, apiKey }: Pick<Config, 'host' | 'apiK
   }
 }
 
-export async function startServer({ agent, config, logger = silentLogger }: StartServerOptions): Promise<RunningServer> {
+export async function startServer({ agent, config, logger = silentLogger, readinessChecks = [] }: StartServerOptions): Promise<RunningServer> {
   assertSafeExposure(config);
-  const { app, activeRuns } = createApp({ agent, config, logger });
+  const readiness = new Readiness();
+  for (const check of readinessChecks) readiness.add(check);
+  const { app, activeRuns } = createApp({ agent, config, logger, readiness });
   const server = createServer(app);
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   server.headersTimeout = 15_000;
@@ -56,6 +61,7 @@ export async function startServer({ agent, config, logger = silentLogger }: Star
   let shuttingDown: Promise<void> | undefined;
   const shutdown = (graceMs = config.shutdownGraceMs) =>
     (shuttingDown ??= (async () => {
+      readiness.markShuttingDown();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       logger.info({ activeRuns: activeRuns.size, graceMs }, 'shutting down');

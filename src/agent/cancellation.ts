@@ -1,12 +1,14 @@
 import { InterruptReason } from './interruptReason.js';
 
 /**
- * Carries *why* a run is being unsubscribed to the run's teardown, which RxJS cannot tell.
- * Whoever cancels names the reason first; the first reason named wins, and an unsubscription
- * nobody explained is a client that went away.
+ * Carries *why* a run is being unsubscribed to the run's teardown, which RxJS cannot tell, and
+ * tells whoever listens when the run was actually interrupted. Whoever cancels names the reason
+ * first; the first reason named wins, and an unsubscription nobody explained is a client that
+ * went away.
  */
 export class Cancellation {
   #reason: InterruptReason | undefined;
+  readonly #listeners: ((reason: InterruptReason) => void)[] = [];
 
   get reason(): InterruptReason {
     return this.#reason ?? InterruptReason.clientDisconnected;
@@ -14,5 +16,15 @@ export class Cancellation {
 
   cancelWith(reason: InterruptReason): void {
     this.#reason ??= reason;
+  }
+
+  /** Runs `listener` when the run is interrupted (metrics time the disconnect-to-interrupt latency with it). */
+  onInterrupted(listener: (reason: InterruptReason) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Called by `createRun` at the moment it interrupts the run. */
+  notifyInterrupted(): void {
+    for (const listener of this.#listeners) listener(this.reason);
   }
 }

@@ -61,6 +61,7 @@ export function createRun(
       settled = true;
       const reason = cancellation.reason;
       controller.abort(reason);
+      cancellation.notifyInterrupted();
       try {
         run.interrupt?.(reason);
       } catch (error) {

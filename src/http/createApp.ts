@@ -1,15 +1,18 @@
 import cors from 'cors';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Agent } from '../agent/agent.js';
 import type { Config } from '../config.js';
 import { RequestError } from '../errors/RequestError.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
 import { ActiveRuns } from './activeRuns.js';
 import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
+import { Readiness } from './readiness.js';
 import { requestContext } from './requestContext.js';
 import { chatCompletionsRoute } from './routes/chatCompletions.js';
-import { healthRoute } from './routes/health.js';
+import { healthRoute, readinessRoute } from './routes/health.js';
+import { metricsRoute } from './routes/metrics.js';
 import { modelsRoute } from './routes/models.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'>;
@@ -20,11 +23,17 @@ export interface CreateAppOptions {
   readonly logger?: Logger;
   /** Shared with the server so that shutdown can interrupt what is running. Default: a new registry. */
   readonly activeRuns?: ActiveRuns;
+  /** Default: a new registry, served at `GET /metrics`. */
+  readonly metrics?: Metrics;
+  /** What `GET /health/ready` asks. Default: ready unless shutting down. */
+  readonly readiness?: Readiness;
 }
 
 export interface RxgateApp {
   readonly app: Express;
   readonly activeRuns: ActiveRuns;
+  readonly metrics: Metrics;
+  readonly readiness: Readiness;
 }
 
 const EXPOSED_HEADERS = ['X-Request-Id'];
@@ -40,17 +49,21 @@ function corsFor(origins: readonly string[]) {
 }
 
 /** The OpenAI-compatible HTTP API around one agent, as an Express app to listen with or embed. */
-export function createApp({ agent, config, logger = silentLogger, activeRuns = new ActiveRuns() }: CreateAppOptions): RxgateApp {
+export function createApp(options: CreateAppOptions): RxgateApp {
+  const { agent, config, logger = silentLogger, activeRuns = new ActiveRuns(), metrics = createMetrics(), readiness = new Readiness() } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(logger));
+  app.use(requestContext(logger, metrics));
   if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));
 
   app.get('/health', healthRoute);
+  app.get('/health/ready', readinessRoute(readiness));
+  const guard: RequestHandler = config.apiKey ? authenticate(config.apiKey) : (_req, _res, next) => next();
+  app.get('/metrics', guard, metricsRoute(metrics.registry));
 
   const v1 = express.Router();
-  if (config.apiKey) v1.use(authenticate(config.apiKey));
+  v1.use(guard);
   // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
   v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
   v1.get('/models', modelsRoute(config.modelId, Date.now()));
@@ -59,6 +72,7 @@ export function createApp({ agent, config, logger = silentLogger, activeRuns = n
     chatCompletionsRoute({
       agent,
       activeRuns,
+      metrics,
       defaultModel: config.modelId,
       keepaliveMs: config.keepaliveMs,
       maxBufferedBytes: config.maxBufferedBytes,
@@ -70,5 +84,5 @@ export function createApp({ agent, config, logger = silentLogger, activeRuns = n
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
   });
   app.use(handleErrors);
-  return { app, activeRuns };
+  return { app, activeRuns, metrics, readiness };
 }

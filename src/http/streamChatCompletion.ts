@@ -1,14 +1,17 @@
 import type { Response } from 'express';
-import { merge, tap, type Observable, type SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { Cancellation } from '../agent/cancellation.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
+import { UpstreamError } from '../errors/UpstreamError.js';
+import type { Metrics } from '../metrics/createMetrics.js';
 import type { ChatCompletionMeta } from '../protocol/chatCompletionChunk.js';
 import { chatCompletionFrames } from '../protocol/chatCompletionFrames.js';
 import { compactChatFrames } from '../protocol/compactChatFrames.js';
-import { clientClose$ } from './clientClose.js';
+import { KEEPALIVE_FRAME } from '../sse/keepalive.js';
 import { localsOf } from './requestContext.js';
+import { responseEnd$ } from './responseEnd.js';
 import { serverEndedFrame } from './serverEndedFrame.js';
 import { SSE_HEADERS } from './sseHeaders.js';
 import { outcomeOfInterrupt } from './streamOutcome.js';
@@ -20,6 +23,7 @@ export interface StreamChatCompletionOptions {
   readonly cancellation: Cancellation;
   /** Emits to end the stream from the server's side (stop, shutdown); the reason is on `cancellation`. */
   readonly stop$: Observable<void>;
+  readonly metrics: Metrics;
   readonly keepaliveMs: number;
   readonly maxBufferedBytes: number;
   readonly scheduler?: SchedulerLike;
@@ -27,32 +31,43 @@ export interface StreamChatCompletionOptions {
 
 /** Answers with the run as Chat Completions SSE; resolves when the response is over, however it ended. */
 export function streamChatCompletion(res: Response, options: StreamChatCompletionOptions): Promise<void> {
-  const { cancellation } = options;
+  const { cancellation, metrics } = options;
   const locals = localsOf(res);
   res.writeHead(200, SSE_HEADERS);
   res.flushHeaders();
 
-  let interrupted = false;
-  const interrupt = () => {
-    interrupted = true;
-    locals.outcome = outcomeOfInterrupt(cancellation.reason);
-    locals.interruptReason = cancellation.reason;
-  };
-  const ended$ = merge(clientClose$(res), options.stop$).pipe(tap(interrupt));
-  const frames$ = chatCompletionFrames(options.run$, options.meta, () => (locals.outcome = 'error'));
+  const ended$ = responseEnd$(res, options.stop$, cancellation, metrics);
+  const frames$ = chatCompletionFrames(options.run$, options.meta, (error) => {
+    locals.outcome = 'error';
+    if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
+  });
+  let firstByte = true;
 
   return new Promise<void>((resolve) => {
-    streamToClient(frames$, { ...options, sink: res, clientClose$: ended$, compact: compactChatFrames }).subscribe({
+    streamToClient(frames$, {
+      ...options,
+      sink: res,
+      clientClose$: ended$,
+      compact: compactChatFrames,
+      onCompact: () => metrics.slowClientCompactions.inc(),
+    }).subscribe({
+      next: (frame) => {
+        if (firstByte) metrics.timeToFirstByte.observe((performance.now() - locals.startedAt) / 1000);
+        firstByte = false;
+        metrics.bytesWritten.inc(Buffer.byteLength(frame));
+        if (frame === KEEPALIVE_FRAME) metrics.keepalives.inc();
+      },
       complete: () => {
-        if (res.destroyed) return resolve();
-        if (interrupted) res.write(serverEndedFrame(cancellation.reason, locals.outcome!));
-        else locals.outcome ??= 'completed';
+        if (!res.destroyed && locals.interruptReason !== undefined) res.write(serverEndedFrame(cancellation.reason, locals.outcome!));
+        locals.outcome ??= 'completed';
         res.end();
         resolve();
       },
       error: (error: unknown) => {
-        interrupt();
-        if (!(error instanceof SlowClientError || error instanceof ClientGoneError)) locals.logger.error({ err: error }, 'stream failed');
+        locals.outcome = outcomeOfInterrupt(cancellation.reason);
+        locals.interruptReason = cancellation.reason;
+        if (error instanceof SlowClientError) metrics.slowClientCutoffs.inc();
+        else if (!(error instanceof ClientGoneError)) locals.logger.error({ err: error }, 'stream failed');
         res.destroy();
         resolve();
       },

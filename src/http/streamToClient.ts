@@ -12,6 +12,7 @@ export interface StreamToClientOptions {
   readonly keepaliveMs: number;
   readonly maxBufferedBytes?: number;
   readonly compact?: (frames: readonly string[]) => string[];
+  readonly onCompact?: () => void;
   readonly scheduler?: SchedulerLike;
 }
 
@@ -26,10 +27,10 @@ export interface StreamToClientOptions {
  * ```
  */
 export function streamToClient(frames$: Observable<string>, options: StreamToClientOptions): Observable<string> {
-  const { sink, cancellation, maxBufferedBytes, compact } = options;
+  const { sink, cancellation, maxBufferedBytes, compact, onCompact } = options;
   return frames$.pipe(
     keepalive(options.keepaliveMs, options.scheduler),
-    writeTo(sink, { cancellation, maxBufferedBytes, compact }),
+    writeTo(sink, { cancellation, maxBufferedBytes, compact, onCompact }),
     takeUntil(options.clientClose$),
   );
 }

@@ -15,6 +15,8 @@ export interface WriteToOptions {
   readonly maxBufferedBytes?: number;
   /** Shrinks held frames without losing content (merging text deltas) before the bound is enforced. Default: none. */
   readonly compact?: (frames: readonly string[]) => string[];
+  /** Told each time held frames were compacted (metrics). */
+  readonly onCompact?: () => void;
 }
 
 const byteLength = (frames: readonly string[]): number => frames.reduce((sum, frame) => sum + Buffer.byteLength(frame), 0);
@@ -35,7 +37,7 @@ const byteLength = (frames: readonly string[]): number => frames.reduce((sum, fr
  */
 export function writeTo(
   sink: SseSink,
-  { cancellation, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES, compact = (frames) => [...frames] }: WriteToOptions,
+  { cancellation, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES, compact = (frames) => [...frames], onCompact }: WriteToOptions,
 ): MonoTypeOperatorFunction<string> {
   return (frames$) =>
     new Observable<string>((subscriber) => {
@@ -65,6 +67,7 @@ export function writeTo(
         let heldBytes = byteLength(held);
         if (heldBytes <= maxBufferedBytes) return;
         held = compact(held);
+        onCompact?.();
         heldBytes = byteLength(held);
         if (heldBytes > maxBufferedBytes) giveUp(InterruptReason.clientTooSlow, new SlowClientError(heldBytes, maxBufferedBytes));
       };

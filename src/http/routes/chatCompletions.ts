@@ -1,15 +1,19 @@
 import type { RequestHandler } from 'express';
 import type { Agent } from '../../agent/agent.js';
 import { Cancellation } from '../../agent/cancellation.js';
+import type { Metrics } from '../../metrics/createMetrics.js';
+import { recordRunMetrics } from '../../metrics/recordRunMetrics.js';
 import { createChatCompletionMeta } from '../../protocol/createChatCompletionMeta.js';
 import type { ActiveRuns } from '../activeRuns.js';
 import { parseChatCompletionRequest } from '../chatCompletionRequest.js';
+import { localsOf } from '../requestContext.js';
 import { respondChatCompletion } from '../respondChatCompletion.js';
 import { streamChatCompletion } from '../streamChatCompletion.js';
 
 export interface ChatCompletionsRouteOptions {
   readonly agent: Agent;
   readonly activeRuns: ActiveRuns;
+  readonly metrics: Metrics;
   readonly defaultModel: string;
   readonly keepaliveMs: number;
   readonly maxBufferedBytes: number;
@@ -17,21 +21,24 @@ export interface ChatCompletionsRouteOptions {
 
 /** `POST /v1/chat/completions`, streaming or not. */
 export function chatCompletionsRoute(options: ChatCompletionsRouteOptions): RequestHandler {
-  const { agent, activeRuns } = options;
+  const { agent, activeRuns, metrics } = options;
   return async (req, res) => {
     const request = parseChatCompletionRequest(req.body);
+    const locals = localsOf(res);
     const model = request.model ?? options.defaultModel;
     const cancellation = new Cancellation();
-    const run$ = agent.run({ messages: request.messages, model }, cancellation);
+    const run$ = agent.run({ messages: request.messages, model }, cancellation).pipe(recordRunMetrics(metrics, (usage) => (locals.usage = usage)));
     const meta = createChatCompletionMeta(model, request.includeUsage);
     const { stop$, finish } = activeRuns.add(cancellation);
+    metrics.inFlightStreams.inc();
     try {
       if (request.stream) {
-        await streamChatCompletion(res, { run$, meta, cancellation, stop$, keepaliveMs: options.keepaliveMs, maxBufferedBytes: options.maxBufferedBytes });
+        await streamChatCompletion(res, { run$, meta, cancellation, stop$, metrics, keepaliveMs: options.keepaliveMs, maxBufferedBytes: options.maxBufferedBytes });
       } else {
-        await respondChatCompletion(res, { run$, meta, cancellation, stop$ });
+        await respondChatCompletion(res, { run$, meta, cancellation, stop$, metrics });
       }
     } finally {
+      metrics.inFlightStreams.dec();
       finish();
     }
   };

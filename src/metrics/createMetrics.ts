@@ -1,0 +1,65 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const FAST_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
+
+/** Every metric rxgate records, in one Prometheus registry (names are listed in the README). */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'rxgate_' });
+  const registers = [registry];
+  return {
+    registry,
+    inFlightStreams: new Gauge({ name: 'rxgate_in_flight_streams', help: 'Chat completion responses in progress (streaming or not).', registers }),
+    inFlightRuns: new Gauge({ name: 'rxgate_in_flight_runs', help: 'Background runs in progress.', registers }),
+    requests: new Counter({
+      name: 'rxgate_requests_total',
+      help: 'Finished HTTP requests by route, status and outcome.',
+      labelNames: ['route', 'status', 'outcome'] as const,
+      registers,
+    }),
+    timeToFirstByte: new Histogram({
+      name: 'rxgate_time_to_first_byte_seconds',
+      help: 'From request arrival to the first response byte written to the client.',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    timeToFirstToken: new Histogram({
+      name: 'rxgate_time_to_first_token_seconds',
+      help: 'From the start of a run to its first text or reasoning delta (the upstream model time to first token).',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    streamDuration: new Histogram({
+      name: 'rxgate_stream_duration_seconds',
+      help: 'From request arrival to the end of the response, by outcome.',
+      labelNames: ['outcome'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    disconnectToInterrupt: new Histogram({
+      name: 'rxgate_disconnect_to_interrupt_seconds',
+      help: 'From the client leaving (or a stop) to the agent being interrupted.',
+      buckets: FAST_BUCKETS,
+      registers,
+    }),
+    upstreamRequests: new Counter({
+      name: 'rxgate_upstream_requests_total',
+      help: 'Upstream LLM calls by HTTP status (0: no response).',
+      labelNames: ['status'] as const,
+      registers,
+    }),
+    upstreamErrors: new Counter({ name: 'rxgate_upstream_errors_total', help: 'Upstream failures by kind.', labelNames: ['kind'] as const, registers }),
+    tokens: new Counter({ name: 'rxgate_tokens_total', help: 'Tokens reported by the upstream, by direction.', labelNames: ['direction'] as const, registers }),
+    bytesWritten: new Counter({ name: 'rxgate_sse_bytes_written_total', help: 'SSE bytes handed to client sockets.', registers }),
+    keepalives: new Counter({ name: 'rxgate_sse_keepalives_total', help: 'SSE keepalive comments sent.', registers }),
+    slowClientCompactions: new Counter({
+      name: 'rxgate_slow_client_compactions_total',
+      help: 'Times the frames held for a slow client were coalesced.',
+      registers,
+    }),
+    slowClientCutoffs: new Counter({ name: 'rxgate_slow_client_cutoffs_total', help: 'Clients cut off for reading too slowly.', registers }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

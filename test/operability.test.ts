@@ -1,0 +1,134 @@
+import { createServer } from 'node:http';
+import { Writable } from 'node:stream';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { UpstreamError } from '../src/errors/UpstreamError.js';
+import { upstreamReadiness } from '../src/health/upstreamReadiness.js';
+import { createApp } from '../src/http/createApp.js';
+import { startServer } from '../src/server.js';
+import { readUntil } from './support/readSse.js';
+import { finish, say, ScriptedAgent, type ScriptStep } from './support/scriptedAgent.js';
+
+/** A pino logger whose lines land in an array. */
+function memoryLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+/** An agent whose runs follow one script each, in order. */
+class SequenceAgent extends ScriptedAgent {
+  #next = 0;
+  constructor(private readonly scripts: readonly (readonly ScriptStep[])[]) {
+    super([]);
+  }
+  override run(...args: Parameters<ScriptedAgent['run']>) {
+    return new ScriptedAgent(this.scripts[this.#next++]!).run(...args);
+  }
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function listen(app: Parameters<typeof createServer>[1]) {
+  const server = createServer(app).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const chat = (url: string, signal?: AbortSignal, headers: Record<string, string> = {}) =>
+  fetch(`${url}/v1/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'hi' }] }), signal });
+
+const sampleOf = (text: string, line: string) => Number(text.split('\n').find((l) => l.startsWith(line))?.slice(line.length).trim() ?? NaN);
+
+describe('operability', () => {
+  it('counts completed, abandoned and failed streams, and times the disconnect-to-interrupt', async () => {
+    const agent = new SequenceAgent([
+      [say('one'), finish()],
+      [say('two'), finish()],
+      [say('waiting'), { silent: true }],
+      [{ fail: new UpstreamError('bad_status', 'answered 500', 500) }],
+    ]);
+    const { app } = createApp({ agent, config: loadConfig({}) });
+    const url = await listen(app);
+    await (await chat(url)).text();
+    await (await chat(url)).text();
+    const controller = new AbortController();
+    const abandoned = await chat(url, controller.signal);
+    await readUntil(abandoned.body!, (text) => text.includes('waiting'));
+    controller.abort();
+    await (await chat(url)).text();
+    await new Promise((resolve) => setImmediate(resolve));
+
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const requests = (outcome: string, status = 200) =>
+      sampleOf(metrics, `rxgate_requests_total{route="/v1/chat/completions",status="${status}",outcome="${outcome}"}`);
+    expect(requests('completed')).toBe(2);
+    expect(requests('client_disconnected')).toBe(1);
+    expect(requests('error')).toBe(1);
+    expect(sampleOf(metrics, 'rxgate_disconnect_to_interrupt_seconds_count')).toBe(1);
+    expect(sampleOf(metrics, 'rxgate_upstream_errors_total{kind="bad_status"}')).toBe(1);
+    expect(sampleOf(metrics, 'rxgate_in_flight_streams')).toBe(0);
+    expect(metrics).toContain('rxgate_process_resident_memory_bytes');
+    expect(metrics).toContain('rxgate_nodejs_eventloop_lag_seconds');
+  });
+
+  it('returns the request id, accepts the client one, and puts it on the log line', async () => {
+    const { logger, lines } = memoryLogger();
+    const { app } = createApp({ agent: new ScriptedAgent([say('x'), finish()]), config: loadConfig({}), logger });
+    const url = await listen(app);
+    const generated = await chat(url);
+    await generated.text();
+    const offered = await chat(url, undefined, { 'x-request-id': 'req-42', authorization: 'Bearer never-logged' });
+    await offered.text();
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(offered.headers.get('x-request-id')).toBe('req-42');
+    expect(lines.find((line) => line.requestId === 'req-42')).toMatchObject({ msg: 'request', method: 'POST', status: 200, outcome: 'completed' });
+    expect(JSON.stringify(lines)).not.toContain('never-logged');
+  });
+
+  it('turns readiness to 503 while shutting down', async () => {
+    const agent = new ScriptedAgent([say('slow'), { silent: true }]);
+    const running = await startServer({ agent, config: loadConfig({ RXGATE_PORT: '0' }) });
+    expect((await fetch(`${running.url}/health/ready`)).status).toBe(200);
+    const controller = new AbortController();
+    const stream = await chat(running.url, controller.signal);
+    await readUntil(stream.body!, (text) => text.includes('slow'));
+    const shutdown = running.shutdown(5_000);
+    // The server stops accepting new connections; an open keep-alive one still answers.
+    const ready = await fetch(`${running.url}/health/ready`).catch(() => undefined);
+    if (ready) expect(ready.status).toBe(503);
+    controller.abort();
+    await shutdown;
+  });
+
+  it('turns readiness to 503 with a reason when the upstream is down', async () => {
+    const down = createServer().listen(0, '127.0.0.1');
+    await once(down, 'listening');
+    const { port } = down.address() as AddressInfo;
+    await new Promise((resolve) => down.close(resolve));
+    const { app, readiness } = createApp({ agent: new ScriptedAgent([]), config: loadConfig({}) });
+    readiness.add(upstreamReadiness({ baseUrl: `http://127.0.0.1:${port}/v1` }));
+    const url = await listen(app);
+    const response = await fetch(`${url}/health/ready`);
+
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: 'not_ready', reasons: ['upstream: upstream unreachable (connection failed)'] });
+  });
+});
