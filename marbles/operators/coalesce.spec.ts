@@ -31,6 +31,13 @@ describe('coalesce', () => {
     m.expect(source$.pipe(coalesce({ windowMs: 10, scheduler: m.scheduler }))).toBeObservable(expected, VALUES);
   }));
 
+  it('proves its TSDoc diagram', marbles((m) => {
+    const source$ =  m.cold('-a-bt----c-----|', VALUES);
+    const expected =        '----(xt)----c--|';
+
+    m.expect(source$.pipe(coalesce({ windowMs: 3, scheduler: m.scheduler }))).toBeObservable(expected, VALUES);
+  }));
+
   it('flushes a window early once it holds maxChars characters', marbles((m) => {
     const source$ =  m.cold('-a-b-c-d--|', VALUES);
     const expected =        '-----y----(d|)';

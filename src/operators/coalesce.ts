@@ -29,9 +29,9 @@ export interface CoalesceOptions {
  * lost; a window with no characters emits nothing.
  *
  * ```
- * coalesce({ windowMs: 3 })         x = "ab", y = "c"
- * source:   -a-b----c-t-|
- * result:   ----x-----(yt)-|
+ * coalesce({ windowMs: 3 })         x = "ab"
+ * source:   -a-bt----c-----|
+ * result:   ----(xt)----c--|       t flushes the window early; c waits out its own
  * ```
  *
  * @example

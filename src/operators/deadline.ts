@@ -47,8 +47,9 @@ function checkMs(name: string, ms: number | undefined): void {
  *
  * ```
  * deadline({ totalMs: 5 })
- * source:   -a-b-------|
- * result:   -a-b-#            # = DeadlineError('deadline_exceeded')
+ * source:     -a-b-------|
+ * sourceSubs: ^----!
+ * result:     -a-b-#            # = DeadlineError('deadline_exceeded'); reason 'Deadline exceeded'
  * ```
  *
  * @example

@@ -18,8 +18,9 @@ export interface MaxOutputOptions {
  *
  * ```
  * maxOutput({ maxChars: 3 })       a = "ab", b = "cd", c = "c", L = finish length
- * source:   --a--b--f--|
- * result:   --a--(cL|)
+ * source:     -a-b-f-|
+ * sourceSubs: ^--!
+ * result:     -a-(cL|)
  * ```
  *
  * @example

@@ -26,9 +26,9 @@ export interface MeasureOptions {
  * `onMetrics` runs inside the stream's teardown, so it must not throw.
  *
  * ```
- * source:    --a--b--|
- * result:    --a--b--|
- * onMetrics:         x     { deltas: 2, bytes: 2, timeToFirstTokenMs: 2, durationMs: 8, end: 'complete' }
+ * source:    -r-a-b-f|           b = "é👍"
+ * result:    -r-a-b-f|
+ * onMetrics:         x          { deltas: 2, bytes: 7, timeToFirstTokenMs: 3, durationMs: 8, end: 'complete' }
  * ```
  *
  * @example

@@ -36,8 +36,8 @@ const MILLI = 1000;
  *
  * ```
  * rateLimit({ charsPerSecond: 1000, burst: 2 })     1 char per ms; x = "abcd", y = "ab", z = "cd"
- * source:   x-t--|
- * result:   y-(zt)-|       (z waits 2 ms for the bucket to refill)
+ * source:   xt----|
+ * result:   y-(zt)|        z waits 2 ms for the bucket to refill; t waits behind it
  * ```
  *
  * @example
