@@ -7,6 +7,8 @@ import type { InterruptReason } from '../../src/agent/interruptReason.js';
 import { streamToClient } from '../../src/http/streamToClient.js';
 import { chatCompletionFrames } from '../../src/protocol/chatCompletionFrames.js';
 import { compactChatFrames } from '../../src/protocol/compactChatFrames.js';
+import { applyOperators } from '../../src/pipeline/applyOperators.js';
+import type { PipelineContext, PipelineOperators } from '../../src/pipeline/pipelineOperators.js';
 import { META } from './chatFrames.js';
 import type { FakeSink } from './fakeSink.js';
 
@@ -18,6 +20,8 @@ export interface PipelineScript {
   readonly maxBufferedBytes?: number;
   /** `none`: the run has no interrupt handle; `throws`: its interrupt throws. */
   readonly interruptHandle?: 'records' | 'none' | 'throws';
+  /** User operators, instantiated with this request's context as the route would. */
+  readonly operators?: PipelineOperators;
 }
 
 export interface PipelineUnderTest {
@@ -45,7 +49,12 @@ export function runPipeline(scheduler: TestScheduler, script: PipelineScript): P
       },
     };
   });
-  const output$ = streamToClient(chatCompletionFrames(run$, META), {
+  const context: PipelineContext = { cancellation, scheduler, model: META.model };
+  const operators = script.operators && {
+    events: [applyOperators(script.operators.events, context)],
+    chunks: [applyOperators(script.operators.chunks, context)],
+  };
+  const output$ = streamToClient(chatCompletionFrames(run$, META, undefined, operators), {
     sink: script.sink,
     clientClose$: script.clientClose$,
     cancellation,

@@ -4,6 +4,8 @@ export const InterruptReason = {
   clientTooSlow: 'SSE client too slow',
   stopRequested: 'Stop requested via API',
   shuttingDown: 'Server shutting down',
+  deadlineExceeded: 'Deadline exceeded',
+  outputLimitReached: 'Output limit reached',
 } as const;
 
 export type InterruptReason = (typeof InterruptReason)[keyof typeof InterruptReason];

@@ -1,4 +1,5 @@
 import { AgentError } from './AgentError.js';
+import { DeadlineError } from './DeadlineError.js';
 import { RequestError } from './RequestError.js';
 import { UpstreamError } from './UpstreamError.js';
 
@@ -28,6 +29,9 @@ export function toOpenAIError(error: unknown): OpenAIError {
   }
   if (error instanceof UpstreamError) {
     return envelope(error.isTimeout ? 504 : 502, error.message, 'upstream_error', `upstream_${error.kind}`);
+  }
+  if (error instanceof DeadlineError) {
+    return envelope(504, error.message, 'timeout_error', error.code);
   }
   if (error instanceof AgentError) {
     return envelope(500, error.message, 'server_error', error.code);

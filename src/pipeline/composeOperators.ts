@@ -1,0 +1,17 @@
+import { identity, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
+
+/**
+ * Composes operators, first to last, into one; an empty list is the identity.
+ *
+ * ```
+ * composeOperators([f, g])   ===   (source$) => source$.pipe(f, g)
+ * ```
+ *
+ * @example
+ * const limited = composeOperators([maxOutput({ maxChars, cancellation }), coalesce({ windowMs: 50 })]);
+ */
+export function composeOperators<T>(operators: readonly MonoTypeOperatorFunction<T>[] = []): MonoTypeOperatorFunction<T> {
+  if (operators.length === 0) return identity;
+  // eslint-disable-next-line rxjs-x/finnish -- `operator` is a function of streams, not a stream
+  return (source$) => operators.reduce<Observable<T>>((result$, operator) => result$.pipe(operator), source$);
+}
