@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { RequestError } from '../errors/RequestError.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
+import type { PipelineOperators } from '../pipeline/pipelineOperators.js';
 import { ActiveRuns } from './activeRuns.js';
 import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
@@ -23,6 +24,11 @@ export interface CreateAppOptions {
   readonly logger?: Logger;
   /** Shared with the server so that shutdown can interrupt what is running. Default: a new registry. */
   readonly activeRuns?: ActiveRuns;
+  /**
+   * User operators applied to every chat completion: `events` between the run and the encoder,
+   * `chunks` between the encoder and serialisation. Each is a factory called once per request.
+   */
+  readonly operators?: PipelineOperators;
   /** Default: a new registry, served at `GET /metrics`. */
   readonly metrics?: Metrics;
   /** What `GET /health/ready` asks. Default: ready unless shutting down. */
@@ -50,7 +56,7 @@ function corsFor(origins: readonly string[]) {
 
 /** The OpenAI-compatible HTTP API around one agent, as an Express app to listen with or embed. */
 export function createApp(options: CreateAppOptions): RxgateApp {
-  const { agent, config, logger = silentLogger, activeRuns = new ActiveRuns(), metrics = createMetrics(), readiness = new Readiness() } = options;
+  const { agent, config, logger = silentLogger, activeRuns = new ActiveRuns(), metrics = createMetrics(), readiness = new Readiness(), operators = {} } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -73,6 +79,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
       agent,
       activeRuns,
       metrics,
+      operators,
       defaultModel: config.modelId,
       keepaliveMs: config.keepaliveMs,
       maxBufferedBytes: config.maxBufferedBytes,

@@ -7,7 +7,7 @@ import { SlowClientError } from '../errors/SlowClientError.js';
 import { UpstreamError } from '../errors/UpstreamError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { ChatCompletionMeta } from '../protocol/chatCompletionChunk.js';
-import { chatCompletionFrames } from '../protocol/chatCompletionFrames.js';
+import { chatCompletionFrames, type ChatCompletionOperators } from '../protocol/chatCompletionFrames.js';
 import { compactChatFrames } from '../protocol/compactChatFrames.js';
 import { KEEPALIVE_FRAME } from '../sse/keepalive.js';
 import { localsOf } from './requestContext.js';
@@ -24,6 +24,8 @@ export interface StreamChatCompletionOptions {
   /** Emits to end the stream from the server's side (stop, shutdown); the reason is on `cancellation`. */
   readonly stop$: Observable<void>;
   readonly metrics: Metrics;
+  /** User operators, instantiated for this response. */
+  readonly operators: ChatCompletionOperators;
   readonly keepaliveMs: number;
   readonly maxBufferedBytes: number;
   readonly scheduler?: SchedulerLike;
@@ -40,7 +42,7 @@ export function streamChatCompletion(res: Response, options: StreamChatCompletio
   const frames$ = chatCompletionFrames(options.run$, options.meta, (error) => {
     locals.outcome = 'error';
     if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
-  });
+  }, options.operators);
   let firstByte = true;
 
   return new Promise<void>((resolve) => {

@@ -8,8 +8,11 @@ const OUTCOME_OF_REASON: Record<InterruptReason, StreamOutcome> = {
   [InterruptReason.clientTooSlow]: 'client_too_slow',
   [InterruptReason.stopRequested]: 'stopped',
   [InterruptReason.shuttingDown]: 'shutdown',
+  // A deadline ends the stream with an error frame; an output cap with a clean `length` finish.
+  [InterruptReason.deadlineExceeded]: 'error',
+  [InterruptReason.outputLimitReached]: 'completed',
 };
 
 export function outcomeOfInterrupt(reason: InterruptReason): StreamOutcome {
-  return OUTCOME_OF_REASON[reason] ?? 'client_disconnected';
+  return OUTCOME_OF_REASON[reason];
 }

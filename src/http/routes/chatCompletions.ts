@@ -1,7 +1,10 @@
 import type { RequestHandler } from 'express';
+import { asyncScheduler } from 'rxjs';
 import type { Agent } from '../../agent/agent.js';
 import { Cancellation } from '../../agent/cancellation.js';
 import type { Metrics } from '../../metrics/createMetrics.js';
+import { applyOperators } from '../../pipeline/applyOperators.js';
+import type { PipelineOperators } from '../../pipeline/pipelineOperators.js';
 import { recordRunMetrics } from '../../metrics/recordRunMetrics.js';
 import { createChatCompletionMeta } from '../../protocol/createChatCompletionMeta.js';
 import type { ActiveRuns } from '../activeRuns.js';
@@ -14,6 +17,7 @@ export interface ChatCompletionsRouteOptions {
   readonly agent: Agent;
   readonly activeRuns: ActiveRuns;
   readonly metrics: Metrics;
+  readonly operators: PipelineOperators;
   readonly defaultModel: string;
   readonly keepaliveMs: number;
   readonly maxBufferedBytes: number;
@@ -27,15 +31,18 @@ export function chatCompletionsRoute(options: ChatCompletionsRouteOptions): Requ
     const locals = localsOf(res);
     const model = request.model ?? options.defaultModel;
     const cancellation = new Cancellation();
+    const context = { cancellation, model, scheduler: asyncScheduler };
+    const userEvents = applyOperators(options.operators.events, context);
+    const operators = { events: [userEvents], chunks: [applyOperators(options.operators.chunks, context)] };
     const run$ = agent.run({ messages: request.messages, model }, cancellation).pipe(recordRunMetrics(metrics, (usage) => (locals.usage = usage)));
     const meta = createChatCompletionMeta(model, request.includeUsage);
     const { stop$, finish } = activeRuns.add(cancellation);
     metrics.inFlightStreams.inc();
     try {
       if (request.stream) {
-        await streamChatCompletion(res, { run$, meta, cancellation, stop$, metrics, keepaliveMs: options.keepaliveMs, maxBufferedBytes: options.maxBufferedBytes });
+        await streamChatCompletion(res, { run$, meta, cancellation, stop$, metrics, operators, keepaliveMs: options.keepaliveMs, maxBufferedBytes: options.maxBufferedBytes });
       } else {
-        await respondChatCompletion(res, { run$, meta, cancellation, stop$, metrics });
+        await respondChatCompletion(res, { run$: run$.pipe(userEvents), meta, cancellation, stop$, metrics });
       }
     } finally {
       metrics.inFlightStreams.dec();
