@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import type { Tool } from './tool.js';
+
+/** A tool as the Chat Completions `tools` array describes it. */
+export interface ToolDefinition {
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: Record<string, unknown> };
+}
+
+/** The `tools` of an upstream request, with JSON schemas generated from the tools' zod schemas. */
+export function toToolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
+  return tools.map((tool) => {
+    const { $schema: _dialect, ...parameters } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
+    return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
+  });
+}
