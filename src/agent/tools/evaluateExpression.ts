@@ -1,16 +1,25 @@
 import { ToolInputError } from './ToolInputError.js';
 
-const FUNCTIONS: Readonly<Record<string, { readonly arity: [min: number, max: number]; readonly apply: (...args: number[]) => number }>> = {
-  sqrt: { arity: [1, 1], apply: Math.sqrt },
-  abs: { arity: [1, 1], apply: Math.abs },
-  round: { arity: [1, 1], apply: Math.round },
-  floor: { arity: [1, 1], apply: Math.floor },
-  ceil: { arity: [1, 1], apply: Math.ceil },
-  min: { arity: [1, Infinity], apply: Math.min },
-  max: { arity: [1, Infinity], apply: Math.max },
-};
+interface MathFunction {
+  readonly arity: readonly [min: number, max: number];
+  readonly apply: (...args: number[]) => number;
+}
 
-const CONSTANTS: Readonly<Record<string, number>> = { pi: Math.PI, e: Math.E };
+// Maps, not object literals: a name like "constructor" must not reach Object.prototype.
+const FUNCTIONS: ReadonlyMap<string, MathFunction> = new Map([
+  ['sqrt', { arity: [1, 1], apply: Math.sqrt }],
+  ['abs', { arity: [1, 1], apply: Math.abs }],
+  ['round', { arity: [1, 1], apply: Math.round }],
+  ['floor', { arity: [1, 1], apply: Math.floor }],
+  ['ceil', { arity: [1, 1], apply: Math.ceil }],
+  ['min', { arity: [1, Infinity], apply: Math.min }],
+  ['max', { arity: [1, Infinity], apply: Math.max }],
+]);
+
+const CONSTANTS: ReadonlyMap<string, number> = new Map([
+  ['pi', Math.PI],
+  ['e', Math.E],
+]);
 
 const MAX_LENGTH = 1000;
 // Deep enough for any real expression, shallow enough that "((((...": cannot overflow the stack.
@@ -30,7 +39,11 @@ function tokenize(source: string): Token[] {
     if (/^\s*$/.test(source.slice(at))) break;
     pattern.lastIndex = at;
     const match = pattern.exec(source);
-    if (!match) throw new ToolInputError(`unexpected character "${source.slice(at).trim()[0]}" at position ${at + 1}`);
+    if (!match) {
+      const rest = source.slice(at);
+      const offset = rest.length - rest.trimStart().length;
+      throw new ToolInputError(`unexpected character "${rest.trimStart()[0]}" at position ${at + offset + 1}`);
+    }
     const [whole, number, name, op] = match;
     const start = at + whole.length - (number ?? name ?? op ?? '').length;
     if (number !== undefined) tokens.push({ kind: 'number', value: Number(number), at: start });
@@ -128,17 +141,17 @@ export function evaluateExpression(source: string): number {
       return value;
     }
     if (token.kind === 'name') {
-      const fn = FUNCTIONS[token.value];
+      const fn = FUNCTIONS.get(token.value);
       if (fn) return call(token.value, fn);
-      const constant = CONSTANTS[token.value];
+      const constant = CONSTANTS.get(token.value);
       if (constant !== undefined) return constant;
-      const known = [...Object.keys(FUNCTIONS), ...Object.keys(CONSTANTS)].join(', ');
+      const known = [...FUNCTIONS.keys(), ...CONSTANTS.keys()].join(', ');
       throw new ToolInputError(`unknown name "${token.value}" at position ${token.at + 1} (known: ${known})`);
     }
     throw new ToolInputError(`expected a number but found ${describe(token)}`);
   }
 
-  function call(name: string, fn: (typeof FUNCTIONS)[string]): number {
+  function call(name: string, fn: MathFunction): number {
     expect('(');
     const args: number[] = [];
     if (!isOp(')')) {
@@ -152,7 +165,7 @@ export function evaluateExpression(source: string): number {
     const [min, max] = fn.arity;
     if (args.length < min || args.length > max) {
       const wanted = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
-      throw new ToolInputError(`${name} takes ${wanted} argument${wanted === '1' ? '' : 's'}, got ${args.length}`);
+      throw new ToolInputError(`${name} takes ${wanted} argument${wanted.endsWith('1') ? '' : 's'}, got ${args.length}`);
     }
     if (name === 'sqrt' && args[0]! < 0) throw new ToolInputError('sqrt of a negative number');
     return fn.apply(...args);

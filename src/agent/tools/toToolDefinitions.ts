@@ -10,7 +10,7 @@ export interface ToolDefinition {
 /** The `tools` of an upstream request, with JSON schemas generated from the tools' zod schemas. */
 export function toToolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
   return tools.map((tool) => {
-    const parameters = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
+    const parameters = z.toJSONSchema(tool.parameters) as Record<string, unknown>;
     // The dialect marker is noise to the model and some upstreams reject it.
     delete parameters.$schema;
     return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
