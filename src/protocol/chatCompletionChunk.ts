@@ -19,6 +19,21 @@ export interface ChatChunkChoice {
   readonly finish_reason: FinishReason | null;
 }
 
+/**
+ * rxgate's tool progress extension, on an otherwise ordinary chunk (empty delta, no finish), so
+ * clients that do not know it see a chunk with nothing to add and keep working.
+ */
+export type RxgateToolProgress =
+  | { readonly type: 'start'; readonly call_id: string; readonly name: string; readonly arguments: string }
+  | {
+      readonly type: 'end';
+      readonly call_id: string;
+      readonly name: string;
+      readonly result?: string;
+      readonly error?: string;
+      readonly duration_ms: number;
+    };
+
 /** One `chat.completion.chunk`, as the OpenAI SDKs parse it. */
 export interface ChatCompletionChunk {
   readonly id: string;
@@ -27,6 +42,8 @@ export interface ChatCompletionChunk {
   readonly model: string;
   readonly choices: readonly ChatChunkChoice[];
   readonly usage?: ChatUsage | null;
+  /** Only with `toolProgress` on. */
+  readonly rxgate_tool?: RxgateToolProgress;
 }
 
 /** What every chunk of one completion shares. */
@@ -36,4 +53,6 @@ export interface ChatCompletionMeta {
   readonly model: string;
   /** `stream_options.include_usage`: `usage: null` on every chunk and a final usage chunk. */
   readonly includeUsage: boolean;
+  /** Emit tool starts and ends as chunks with an `rxgate_tool` field. Default: false, tools are invisible. */
+  readonly toolProgress?: boolean;
 }

@@ -1,7 +1,7 @@
 import { concat, defer, EMPTY, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
-import type { ChatCompletionChunk, ChatCompletionMeta, ChatDelta, ChatUsage } from './chatCompletionChunk.js';
+import type { ChatCompletionChunk, ChatCompletionMeta, ChatDelta, ChatUsage, RxgateToolProgress } from './chatCompletionChunk.js';
 
 export function toChatUsage(usage: Usage): ChatUsage {
   return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
@@ -10,7 +10,8 @@ export function toChatUsage(usage: Usage): ChatUsage {
 /**
  * Encodes agent events as `chat.completion.chunk`s: the role chunk first, one chunk per text or
  * reasoning delta, the finish chunk, and with `includeUsage` a last chunk with `choices: []` and
- * the run's summed usage. A run that ends without a finish event finishes with `stop`; a run that
+ * the run's summed usage. With `toolProgress`, each tool start and end is a chunk with an empty
+ * delta and an `rxgate_tool` field; without it, tools leave no trace. A run that ends without a finish event finishes with `stop`; a run that
  * fails emits no finish chunk at all, so the error is never mistaken for a clean answer.
  *
  * ```
@@ -28,6 +29,8 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     ...usageField,
   });
+  const toolChunk$ = (progress: RxgateToolProgress): Observable<ChatCompletionChunk> =>
+    meta.toolProgress ? of({ ...chunk({}), rxgate_tool: progress }) : EMPTY;
 
   return (events$) =>
     defer(() => {
@@ -42,6 +45,12 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
           case 'usage':
             usage = sumUsage(usage, event.usage);
             return EMPTY;
+          case 'tool_start':
+            return toolChunk$({ type: 'start', call_id: event.callId, name: event.name, arguments: event.arguments });
+          case 'tool_end': {
+            const outcome = event.error === undefined ? { result: event.result ?? '' } : { error: event.error };
+            return toolChunk$({ type: 'end', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs });
+          }
           case 'finish':
             if (finished) return EMPTY;
             finished = true;

@@ -1,0 +1,60 @@
+import { UpstreamError } from '../../errors/UpstreamError.js';
+import { redactSecret } from './redactSecret.js';
+import { toUpstreamError } from './toUpstreamError.js';
+
+export interface UpstreamPost {
+  readonly url: string;
+  readonly apiKey?: string;
+  readonly body: unknown;
+  readonly signal: AbortSignal;
+}
+
+const MAX_ERROR_BODY = 2000;
+
+/** The upstream's own words from an error body: `error.message` of an OpenAI envelope, else the text. */
+async function errorDetail(response: Response, apiKey: string | undefined): Promise<string> {
+  const text = (await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
+  let message = text.trim();
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const candidate = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
+    if (typeof candidate === 'string') message = candidate;
+  } catch {
+    // not JSON: the text is the detail
+  }
+  return redactSecret(message.slice(0, 300), apiKey) || '(no body)';
+}
+
+/**
+ * POSTs a streaming chat completion and returns the response once it is known to be a 2xx
+ * `text/event-stream`; every other answer becomes an `UpstreamError` of its own kind.
+ */
+export async function openUpstream({ url, apiKey, body, signal }: UpstreamPost): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  let response: Response;
+  try {
+    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
+  } catch (error) {
+    throw toUpstreamError(error, url, 'connect');
+  }
+  const { status } = response;
+  if (status === 401 || status === 403) {
+    const hint = apiKey ? 'check the API key' : 'no API key is configured';
+    throw new UpstreamError('unauthorized', `refused the request with HTTP ${status} (${hint}): ${await errorDetail(response, apiKey)}`, status);
+  }
+  if (status === 429) {
+    const retryAfter = response.headers.get('retry-after');
+    const when = retryAfter ? `; Retry-After: ${retryAfter}` : '';
+    throw new UpstreamError('rate_limited', `is rate limiting requests (HTTP 429${when}): ${await errorDetail(response, apiKey)}`, status);
+  }
+  if (status < 200 || status >= 300) {
+    throw new UpstreamError('bad_status', `answered HTTP ${status}: ${await errorDetail(response, apiKey)}`, status);
+  }
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!contentType.toLowerCase().startsWith('text/event-stream') || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new UpstreamError('not_sse', `answered with content-type "${contentType || 'none'}" instead of a text/event-stream`, status);
+  }
+  return response;
+}

@@ -1,0 +1,80 @@
+import { createParser } from 'eventsource-parser';
+import { Observable } from 'rxjs';
+import { UpstreamError } from '../../errors/UpstreamError.js';
+import { openUpstream, type UpstreamPost } from './openUpstream.js';
+import { redactSecret } from './redactSecret.js';
+import { toUpstreamError } from './toUpstreamError.js';
+import type { UpstreamChunk } from './upstreamChunk.js';
+
+/**
+ * One upstream chat completion as a cold stream of its chunks: subscribing POSTs, each SSE data
+ * frame is one value, `[DONE]` completes. Unsubscribing aborts the request, and so does an abort
+ * of `post.signal`; an abort is never reported as an error (nobody is listening any more).
+ * Failures are `UpstreamError`s: an `{"error": ...}` frame, a frame that is not JSON, and a body
+ * that ends before `[DONE]` or a `finish_reason`.
+ *
+ * ```
+ * upstream:  --c--c--c--[DONE]
+ * result:    --c--c--c--|
+ * ```
+ */
+export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
+  return new Observable<UpstreamChunk>((subscriber) => {
+    const controller = new AbortController();
+    const signal = AbortSignal.any([post.signal, controller.signal]);
+    const { url, apiKey } = post;
+
+    async function stream(): Promise<void> {
+      const response = await openUpstream({ ...post, signal });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let finished = false;
+      let done = false;
+      let failure: UpstreamError | undefined;
+      const parser = createParser({
+        onEvent({ data }) {
+          if (done || failure) return;
+          if (data.trim() === '[DONE]') {
+            done = true;
+            return;
+          }
+          let chunk: UpstreamChunk & { error?: unknown };
+          try {
+            chunk = JSON.parse(data) as UpstreamChunk & { error?: unknown };
+          } catch {
+            failure = new UpstreamError('malformed_frame', `sent a frame that is not JSON: ${redactSecret(data.slice(0, 200), apiKey)}`, response.status);
+            return;
+          }
+          if (chunk.error !== undefined && chunk.error !== null) {
+            const detail = typeof chunk.error === 'string' ? chunk.error : ((chunk.error as { message?: unknown }).message ?? JSON.stringify(chunk.error));
+            failure = new UpstreamError('upstream_error', `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`, response.status);
+            return;
+          }
+          if (chunk.choices?.some((choice) => choice.finish_reason)) finished = true;
+          subscriber.next(chunk);
+        },
+      });
+      while (!done && !failure && !subscriber.closed) {
+        let read: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          read = await reader.read();
+        } catch (error) {
+          throw toUpstreamError(error, url, 'stream', response.status);
+        }
+        if (read.done) break;
+        parser.feed(read.value);
+      }
+      if (failure) throw failure;
+      if (!done && !finished && !subscriber.closed) {
+        throw new UpstreamError('dropped', 'ended the stream before it finished (no finish_reason and no [DONE])', response.status);
+      }
+      subscriber.complete();
+    }
+
+    stream().catch((error: unknown) => {
+      // Our own abort: the subscriber left, so there is no one to tell.
+      if (signal.aborted || subscriber.closed) return;
+      subscriber.error(error instanceof UpstreamError ? error : toUpstreamError(error, url, 'stream'));
+    });
+    return () => controller.abort(new Error('upstream request cancelled'));
+  });
+}

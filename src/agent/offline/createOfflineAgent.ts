@@ -1,0 +1,81 @@
+import { asyncScheduler, concat, defer, EMPTY, of, tap, type SchedulerLike } from 'rxjs';
+import { silentLogger, type Logger } from '../../logger.js';
+import type { Agent } from '../agent.js';
+import type { AgentEvent, AgentEventOf } from '../agentEvent.js';
+import { createRun } from '../createRun.js';
+import { lastUserText } from '../lastUserText.js';
+import { runToolCall } from '../tools/runToolCall.js';
+import type { Tool } from '../tools/tool.js';
+import { paceWords } from './paceWords.js';
+import { planOfflineAnswer } from './planOfflineAnswer.js';
+
+export interface OfflineAgentOptions {
+  /** Default: a silent logger. */
+  readonly logger?: Logger;
+  /** The tools it may use; it knows how to use `current_time` and `calculator`. Default: none. */
+  readonly tools?: readonly Tool[];
+  /** The pause before each word. Default: 40 ms. */
+  readonly delayMs?: number;
+  /** Paces the words. Default: `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+function countWords(text: string): number {
+  return text.match(/\S+/g)?.length ?? 0;
+}
+
+/**
+ * The agent that needs no network: it streams a scripted multi-sentence answer one word at a
+ * time, using `current_time` when asked for the time or date and `calculator` when the question
+ * holds arithmetic, and reports a word count as usage. Interruptible like any agent.
+ *
+ * ```
+ * delayMs = 4, a question with arithmetic:
+ * run:   (se)---w---w---w ... (uf|)        s/e = tool start/end, w = word, u = usage, f = finish
+ * ```
+ */
+export function createOfflineAgent(options: OfflineAgentOptions = {}): Agent {
+  const { tools = [], delayMs = 40, scheduler = asyncScheduler } = options;
+  const logger = (options.logger ?? silentLogger).child({ agent: 'offline' });
+  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  const toolNames = new Set(toolsByName.keys());
+
+  const agent: Agent = {
+    description: `offline agent (no model; tools: ${[...toolNames].join(', ') || 'none'})`,
+    run(request, cancellation) {
+      return createRun(
+        cancellation,
+        (signal) => ({
+          events: defer(() => {
+            const question = lastUserText(request.messages);
+            const plan = planOfflineAnswer(question, toolNames);
+            let outcome: AgentEventOf<'tool_end'> | undefined;
+            const tool$ = plan.call ? runToolCall(toolsByName.get(plan.call.name), plan.call, signal) : EMPTY;
+            return concat(
+              tool$.pipe(
+                tap((event) => {
+                  if (event.type === 'tool_end') outcome = event;
+                }),
+              ),
+              defer(() => {
+                const answer = plan.answer(outcome);
+                const inputTokens = countWords(question);
+                const outputTokens = countWords(answer);
+                return concat(
+                  paceWords(answer, delayMs, scheduler),
+                  of<AgentEvent[]>(
+                    { type: 'usage', usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } },
+                    { type: 'finish', reason: 'stop' },
+                  ),
+                );
+              }),
+            );
+          }),
+          interrupt: (reason) => logger.info({ reason }, 'offline run interrupted'),
+        }),
+        { logger },
+      );
+    },
+  };
+  return agent;
+}

@@ -1,0 +1,37 @@
+import { Observable } from 'rxjs';
+import type { AgentEventOf } from '../agentEvent.js';
+import { invokeTool } from './invokeTool.js';
+import type { Tool } from './tool.js';
+
+export type ToolCallEvent = AgentEventOf<'tool_start'> | AgentEventOf<'tool_end'>;
+
+export interface ToolCallRequest {
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/**
+ * One tool call as events: `tool_start` on subscription, `tool_end` with the result or the error
+ * when it settles. Unsubscribing aborts the signal the tool runs with, as does `runSignal`.
+ *
+ * ```
+ * result:   s----(e|)        s = tool_start, e = tool_end
+ * ```
+ */
+export function runToolCall(tool: Tool | undefined, call: ToolCallRequest, runSignal: AbortSignal): Observable<ToolCallEvent> {
+  return new Observable<ToolCallEvent>((subscriber) => {
+    const controller = new AbortController();
+    const signal = AbortSignal.any([runSignal, controller.signal]);
+    const started = performance.now();
+    subscriber.next({ type: 'tool_start', callId: call.callId, name: call.name, arguments: call.arguments });
+    void invokeTool(tool, call.name, call.arguments, signal).then((outcome) => {
+      // An aborted tool's outcome has no reader: the run that asked for it is gone.
+      if (signal.aborted) return;
+      const durationMs = Math.round(performance.now() - started);
+      subscriber.next({ type: 'tool_end', callId: call.callId, name: call.name, ...outcome, durationMs });
+      subscriber.complete();
+    });
+    return () => controller.abort(new Error(`tool ${call.name} cancelled`));
+  });
+}
