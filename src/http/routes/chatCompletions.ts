@@ -4,6 +4,7 @@ import type { Agent } from '../../agent/agent.js';
 import { Cancellation } from '../../agent/cancellation.js';
 import type { Metrics } from '../../metrics/createMetrics.js';
 import { applyOperators } from '../../pipeline/applyOperators.js';
+import { composeOperators } from '../../pipeline/composeOperators.js';
 import type { PipelineOperators } from '../../pipeline/pipelineOperators.js';
 import { recordRunMetrics } from '../../metrics/recordRunMetrics.js';
 import { createChatCompletionMeta } from '../../protocol/createChatCompletionMeta.js';
@@ -32,8 +33,7 @@ export function chatCompletionsRoute(options: ChatCompletionsRouteOptions): Requ
     const model = request.model ?? options.defaultModel;
     const cancellation = new Cancellation();
     const context = { cancellation, model, scheduler: asyncScheduler };
-    const userEvents = applyOperators(options.operators.events, context);
-    const operators = { events: [userEvents], chunks: [applyOperators(options.operators.chunks, context)] };
+    const operators = { events: [applyOperators(options.operators.events, context)], chunks: [applyOperators(options.operators.chunks, context)] };
     const run$ = agent.run({ messages: request.messages, model }, cancellation).pipe(recordRunMetrics(metrics, (usage) => (locals.usage = usage)));
     const meta = createChatCompletionMeta(model, request.includeUsage);
     const { stop$, finish } = activeRuns.add(cancellation);
@@ -42,7 +42,7 @@ export function chatCompletionsRoute(options: ChatCompletionsRouteOptions): Requ
       if (request.stream) {
         await streamChatCompletion(res, { run$, meta, cancellation, stop$, metrics, operators, keepaliveMs: options.keepaliveMs, maxBufferedBytes: options.maxBufferedBytes });
       } else {
-        await respondChatCompletion(res, { run$: run$.pipe(userEvents), meta, cancellation, stop$, metrics });
+        await respondChatCompletion(res, { run$: run$.pipe(composeOperators(operators.events)), meta, cancellation, stop$, metrics });
       }
     } finally {
       metrics.inFlightStreams.dec();
