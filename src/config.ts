@@ -31,6 +31,12 @@ export const SETTINGS = {
   maxBufferedBytes: { env: 'RXGATE_MAX_BUFFERED_BYTES', default: '1048576', schema: positiveBytes, doc: 'Unread bytes a slow client may owe before it is cut off.' },
   corsOrigins: { env: 'RXGATE_CORS_ORIGINS', default: '', schema: list, doc: 'Comma-separated allowed browser origins, or `*`. Empty: CORS off.' },
   shutdownGraceMs: { env: 'RXGATE_SHUTDOWN_GRACE_MS', default: '10000', schema: z.coerce.number().int().min(0), doc: 'How long running streams may finish after SIGTERM before they are interrupted.' },
+  operatorsModule: {
+    env: 'RXGATE_OPERATORS_MODULE',
+    default: undefined,
+    schema: optionalText,
+    doc: 'Path of an ES module whose default export is the `PipelineOperators` to apply to every response.',
+  },
   logLevel: { env: 'RXGATE_LOG_LEVEL', default: 'info', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), doc: 'pino log level.' },
 } as const;
 

@@ -45,7 +45,10 @@ export const chatCompletionRequestSchema = z.object({
     .max(MAX_MESSAGES, `more than ${MAX_MESSAGES} messages`),
   stream: z.boolean({ error: 'stream must be a boolean' }).nullable().optional(),
   stream_options: z
-    .looseObject({ include_usage: z.boolean({ error: 'include_usage must be a boolean' }).optional() })
+    .looseObject({
+      include_usage: z.boolean({ error: 'include_usage must be a boolean' }).optional(),
+      include_tool_progress: z.boolean({ error: 'include_tool_progress must be a boolean' }).optional(),
+    })
     .nullable()
     .optional(),
 });
@@ -55,6 +58,8 @@ export interface ChatCompletionRequest {
   readonly messages: readonly ChatMessage[];
   readonly stream: boolean;
   readonly includeUsage: boolean;
+  /** rxgate's extension: tool starts and ends as chunks with an `rxgate_tool` field. */
+  readonly includeToolProgress: boolean;
 }
 
 /** `['messages', 2, 'content']` -> `messages[2].content`, the form OpenAI's `param` uses. */
@@ -91,5 +96,11 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
   if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
     throw new RequestError(400, 'messages must contain at least one user message with content', 'invalid_request_error', 'messages', 'invalid_value');
   }
-  return { model, messages: messages as ChatMessage[], stream: stream ?? false, includeUsage: stream_options?.include_usage ?? false };
+  return {
+    model,
+    messages: messages as ChatMessage[],
+    stream: stream ?? false,
+    includeUsage: stream_options?.include_usage ?? false,
+    includeToolProgress: stream_options?.include_tool_progress ?? false,
+  };
 }

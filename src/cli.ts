@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+import { loadConfig } from './config.js';
+import { createAgentFor } from './createAgentFor.js';
+import { RxgateError } from './errors/RxgateError.js';
+import { upstreamReadiness } from './health/upstreamReadiness.js';
+import { loadOperatorsModule } from './loadOperatorsModule.js';
+import { createLogger } from './logger.js';
+import { startServer } from './server.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, process.argv.slice(2));
+  const logger = createLogger(config.logLevel);
+  const agent = createAgentFor(config, logger);
+  const operators = await loadOperatorsModule(config.operatorsModule);
+  const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
+  const running = await startServer({ agent, config, logger, operators, readinessChecks });
+  logger.info({ agent: agent.description }, 'agent ready');
+  process.stdout.write(`rxgate listening on ${running.url}\n`);
+  process.stdout.write(`agent: ${agent.description}\n`);
+  if (!config.upstreamUrl) {
+    process.stdout.write('no upstream configured: this is the built-in offline agent. Connect a model with RXGATE_UPSTREAM_URL=http://127.0.0.1:11434/v1 RXGATE_UPSTREAM_MODEL=<model>\n');
+  }
+
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'signal received');
+    running.shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof RxgateError ? error.message : String((error as Error)?.stack ?? error)}\n`);
+  process.exit(1);
+});
