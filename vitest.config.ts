@@ -13,6 +13,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 20_000,
+          globalSetup: ['test/support/globalSetup.ts'],
         },
       },
     ],

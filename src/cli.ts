@@ -15,11 +15,11 @@ async function main(): Promise<void> {
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
   const running = await startServer({ agent, config, logger, operators, readinessChecks });
   logger.info({ agent: agent.description }, 'agent ready');
-  process.stdout.write(`rxgate listening on ${running.url}\n`);
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {
     process.stdout.write('no upstream configured: this is the built-in offline agent. Connect a model with RXGATE_UPSTREAM_URL=http://127.0.0.1:11434/v1 RXGATE_UPSTREAM_MODEL=<model>\n');
   }
+  process.stdout.write(`rxgate listening on ${running.url}\n`);
 
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'signal received');
