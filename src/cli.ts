@@ -5,15 +5,17 @@ import { RxgateError } from './errors/RxgateError.js';
 import { upstreamReadiness } from './health/upstreamReadiness.js';
 import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger } from './logger.js';
+import { createMetrics } from './metrics/createMetrics.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
   const logger = createLogger(config.logLevel);
-  const agent = createAgentFor(config, logger);
+  const metrics = createMetrics();
+  const agent = createAgentFor(config, logger, metrics);
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
-  const running = await startServer({ agent, config, logger, operators, readinessChecks });
+  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks });
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {

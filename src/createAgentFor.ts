@@ -6,6 +6,7 @@ import type { Tool } from './agent/tools/tool.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics/createMetrics.js';
 
 function toolsOf(config: Config): Tool[] {
   try {
@@ -16,7 +17,7 @@ function toolsOf(config: Config): Tool[] {
 }
 
 /** The agent the configuration asks for: the LLM agent when an upstream is set, else the offline one. */
-export function createAgentFor(config: Config, logger: Logger): Agent {
+export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics): Agent {
   const tools = toolsOf(config);
   if (!config.upstreamUrl || !config.upstreamModel) return createOfflineAgent({ logger, tools });
   return createLlmAgent({
@@ -28,5 +29,6 @@ export function createAgentFor(config: Config, logger: Logger): Agent {
     requestTimeoutMs: config.upstreamTimeoutMs,
     firstTokenTimeoutMs: config.upstreamFirstTokenTimeoutMs,
     logger,
+    onUpstreamResponse: (status) => metrics?.upstreamRequests.inc({ status }),
   });
 }

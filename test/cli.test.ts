@@ -20,6 +20,23 @@ describe('the packaged server (node dist/cli.js)', () => {
     await expect(startCli({ RXGATE_HOST: '0.0.0.0' })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without an API key/);
   });
 
+  it('applies the operators of RXGATE_OPERATORS_MODULE to every response', async () => {
+    const cli = await startCli({ RXGATE_OPERATORS_MODULE: 'test/fixtures/shoutOperators.mjs' });
+    try {
+      const response = await fetch(`${cli.url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'What is 2+3?' }] }),
+      });
+      const content = ((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
+
+      expect(content).toContain('5');
+      expect(content).toBe(content.toUpperCase());
+    } finally {
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+    }
+  });
+
   it('on SIGTERM with a stream in flight: ends the stream after the grace period and exits 0', async () => {
     const cli = await startCli({ RXGATE_SHUTDOWN_GRACE_MS: '100' });
     const response = await fetch(`${cli.url}/v1/chat/completions`, {

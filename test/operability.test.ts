@@ -8,7 +8,11 @@ import { loadConfig } from '../src/config.js';
 import { UpstreamError } from '../src/errors/UpstreamError.js';
 import { upstreamReadiness } from '../src/health/upstreamReadiness.js';
 import { createApp } from '../src/http/createApp.js';
+import { createAgentFor } from '../src/createAgentFor.js';
+import { silentLogger } from '../src/logger.js';
+import { createMetrics } from '../src/metrics/createMetrics.js';
 import { startServer } from '../src/server.js';
+import { answer, createScriptedUpstream } from './support/scriptedUpstream.js';
 import { readUntil } from './support/readSse.js';
 import { finish, say, ScriptedAgent, type ScriptStep } from './support/scriptedAgent.js';
 
@@ -85,6 +89,25 @@ describe('operability', () => {
     expect(sampleOf(metrics, 'rxgate_in_flight_streams')).toBe(0);
     expect(metrics).toContain('rxgate_process_resident_memory_bytes');
     expect(metrics).toContain('rxgate_nodejs_eventloop_lag_seconds');
+  });
+
+  it('counts upstream calls by status and the tokens they report', async () => {
+    const upstream = await createScriptedUpstream([answer('Hello', ' there'), { status: 500, steps: [{ raw: 'boom' }] }]);
+    closers.push(() => upstream.close());
+    const config = loadConfig({ RXGATE_UPSTREAM_URL: upstream.baseUrl, RXGATE_UPSTREAM_MODEL: 'up', RXGATE_TOOLS: '' });
+    const metrics = createMetrics();
+    const { app } = createApp({ agent: createAgentFor(config, silentLogger, metrics), config, metrics });
+    const url = await listen(app);
+    await (await chat(url, undefined, { 'x-request-id': 'trace-1' })).text();
+    await (await chat(url)).text();
+
+    expect(upstream.requests[0]!.headers['x-request-id']).toBe('trace-1');
+    const scraped = await (await fetch(`${url}/metrics`)).text();
+    expect(sampleOf(scraped, 'rxgate_upstream_requests_total{status="200"}')).toBe(1);
+    expect(sampleOf(scraped, 'rxgate_upstream_requests_total{status="500"}')).toBe(1);
+    expect(sampleOf(scraped, 'rxgate_upstream_errors_total{kind="bad_status"}')).toBe(1);
+    expect(sampleOf(scraped, 'rxgate_tokens_total{direction="in"}')).toBe(10);
+    expect(sampleOf(scraped, 'rxgate_tokens_total{direction="out"}')).toBe(2);
   });
 
   it('returns the request id, accepts the client one, and puts it on the log line', async () => {

@@ -27,6 +27,8 @@ export interface AgentRequest {
   readonly messages: readonly ChatMessage[];
   /** The model the client asked for; agents may ignore it. */
   readonly model: string;
+  /** The HTTP request's id, for agents to pass on (the LLM agent sends it upstream as `X-Request-Id`). */
+  readonly requestId?: string;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface LlmAgentOptions {
   readonly logger?: Logger;
   /** Schedules the timeouts. Default: `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /** Told the HTTP status of every upstream answer, 0 when there was none (metrics). */
+  readonly onUpstreamResponse?: (status: number) => void;
 }
 
 function carriesOutput(chunk: UpstreamChunk): boolean {
@@ -72,7 +74,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   const toolDefinitions = toToolDefinitions(tools);
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
 
-  function callModel(messages: readonly ChatMessage[], signal: AbortSignal): Observable<TurnEvent> {
+  function callModel(messages: readonly ChatMessage[], signal: AbortSignal, requestId: string | undefined): Observable<TurnEvent> {
     const body = {
       model,
       messages,
@@ -80,7 +82,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       stream_options: { include_usage: true },
       ...(toolDefinitions.length > 0 ? { tools: toolDefinitions } : {}),
     };
-    return upstreamChunks({ url, apiKey, body, signal }).pipe(
+    return upstreamChunks({ url, apiKey, body, signal, requestId, onResponse: options.onUpstreamResponse }).pipe(
       filter(carriesOutput),
       timeout({
         first: firstTokenTimeoutMs,
@@ -109,9 +111,9 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     });
   }
 
-  function converse(messages: readonly ChatMessage[], iteration: number, signal: AbortSignal): Observable<AgentEvent> {
+  function converse(messages: readonly ChatMessage[], iteration: number, signal: AbortSignal, requestId: string | undefined): Observable<AgentEvent> {
     logger.debug({ iteration, messages: messages.length }, 'calling the upstream model');
-    return callModel(messages, signal).pipe(
+    return callModel(messages, signal, requestId).pipe(
       mergeMap((event): Observable<AgentEvent> => {
         if (event.type !== 'turn_end') return of(event);
         if (event.toolCalls.length === 0) return of({ type: 'finish', reason: toFinishReason(event.finishReason) });
@@ -120,7 +122,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
           return of<AgentEvent[]>({ type: 'text', delta: note }, { type: 'finish', reason: 'length' });
         }
         const assistant: ChatMessage = { role: 'assistant', content: event.content === '' ? null : event.content, tool_calls: event.toolCalls };
-        return runTools(event, signal, (toolMessages) => converse([...messages, assistant, ...toolMessages], iteration + 1, signal));
+        return runTools(event, signal, (toolMessages) => converse([...messages, assistant, ...toolMessages], iteration + 1, signal, requestId));
       }),
     );
   }
@@ -132,12 +134,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         cancellation,
         (signal) => {
           let usage = ZERO_USAGE;
-          const events$ = converse(request.messages, 1, signal).pipe(
+          const events$ = converse(request.messages, 1, signal, request.requestId).pipe(
             tap((event) => {
               if (event.type === 'usage') usage = sumUsage(usage, event.usage);
             }),
           );
-          return { events: events$, interrupt: (reason) => logger.info({ reason, usage }, 'llm run interrupted') };
+          return { events: events$, interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage }, 'llm run interrupted') };
         },
         { logger },
       );

@@ -7,6 +7,10 @@ export interface UpstreamPost {
   readonly apiKey?: string;
   readonly body: unknown;
   readonly signal: AbortSignal;
+  /** Sent as `X-Request-Id`, so the upstream's logs line up with ours. */
+  readonly requestId?: string;
+  /** Told the HTTP status of every answer, and 0 for a call that got none (metrics). */
+  readonly onResponse?: (status: number) => void;
 }
 
 const MAX_ERROR_BODY = 2000;
@@ -29,16 +33,19 @@ async function errorDetail(response: Response, apiKey: string | undefined): Prom
  * POSTs a streaming chat completion and returns the response once it is known to be a 2xx
  * `text/event-stream`; every other answer becomes an `UpstreamError` of its own kind.
  */
-export async function openUpstream({ url, apiKey, body, signal }: UpstreamPost): Promise<Response> {
+export async function openUpstream({ url, apiKey, body, signal, requestId, onResponse }: UpstreamPost): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  if (requestId) headers['x-request-id'] = requestId;
   let response: Response;
   try {
     response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
   } catch (error) {
+    if (!signal.aborted) onResponse?.(0);
     throw toUpstreamError(error, url, 'connect');
   }
   const { status } = response;
+  onResponse?.(status);
   if (status === 401 || status === 403) {
     const hint = apiKey ? 'check the API key' : 'no API key is configured';
     throw new UpstreamError('unauthorized', `refused the request with HTTP ${status} (${hint}): ${await errorDetail(response, apiKey)}`, status);

@@ -34,7 +34,7 @@ export function chatCompletionsRoute(options: ChatCompletionsRouteOptions): Requ
     const cancellation = new Cancellation();
     const context = { cancellation, model, scheduler: asyncScheduler };
     const operators = { events: [applyOperators(options.operators.events, context)], chunks: [applyOperators(options.operators.chunks, context)] };
-    const run$ = agent.run({ messages: request.messages, model }, cancellation).pipe(recordRunMetrics(metrics, (usage) => (locals.usage = usage)));
+    const run$ = agent.run({ messages: request.messages, model, requestId: locals.requestId }, cancellation).pipe(recordRunMetrics(metrics, (usage) => (locals.usage = usage)));
     const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
     const { stop$, finish } = activeRuns.add(cancellation);
     metrics.inFlightStreams.inc();
