@@ -6,6 +6,7 @@ import { upstreamReadiness } from './health/upstreamReadiness.js';
 import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
+import { Store } from './store/Store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
@@ -13,7 +14,12 @@ async function main(): Promise<void> {
   const agent = createAgentFor(config, logger);
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
-  const running = await startServer({ agent, config, logger, operators, readinessChecks });
+  const store = new Store({
+    dataDir: config.dataDir,
+    retention: { maxItems: config.retentionMaxItems, maxAgeMs: config.retentionMaxAgeDays * 24 * 3600 * 1000 },
+  });
+  if (store.recovered > 0) logger.warn({ recovered: store.recovered }, 'marked responses and runs left in flight by the previous process as failed');
+  const running = await startServer({ agent, config, logger, operators, readinessChecks, store });
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {
@@ -24,7 +30,10 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'signal received');
     running.shutdown().then(
-      () => process.exit(0),
+      () => {
+        store.close();
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);

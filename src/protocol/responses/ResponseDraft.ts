@@ -18,6 +18,8 @@ export class ResponseDraft {
   #usage: Usage = ZERO_USAGE;
   #finishReason: FinishReason | undefined;
   #sequence = 0;
+  /** What the run failed with, once `fail` was called (a non-streaming answer reports it as an HTTP error). */
+  failure: unknown;
 
   constructor(readonly meta: ResponseMeta) {}
 
@@ -69,6 +71,7 @@ export class ResponseDraft {
   }
 
   fail(error: unknown): ResponseStreamEvent[] {
+    this.failure = error;
     const { code, message } = toOpenAIError(error).body.error;
     return [this.event('response.failed', { response: { ...this.snapshot('failed'), error: { code: code ?? 'server_error', message } } })];
   }
