@@ -5,7 +5,6 @@ import { InterruptReason } from '../src/agent/interruptReason.js';
 import { AgentError } from '../src/errors/AgentError.js';
 import { Store } from '../src/store/Store.js';
 import { ManualAgent } from './support/manualAgent.js';
-import { readUntil } from './support/readSse.js';
 import { finish, say, ScriptedAgent, usage, type ScriptStep } from './support/scriptedAgent.js';
 import { startApp, type TestApp } from './support/startApp.js';
 
@@ -19,6 +18,10 @@ async function clientFor(agent: Agent, options: Parameters<typeof startApp>[2] =
   app = await startApp(agent, {}, options);
   return new OpenAI({ baseURL: `${app.url}/v1`, apiKey: 'unused', maxRetries: 0 });
 }
+
+const unexpected = (): never => {
+  throw new Error('expected the request to fail');
+};
 
 const scripted = (...script: ScriptStep[]) => new ScriptedAgent(script);
 
@@ -153,7 +156,7 @@ describe('the Responses API with the official openai client', () => {
 
     await client.responses.delete(created.id);
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(NotFoundError);
-    const chained = await client.responses.create({ input: 'more', previous_response_id: created.id }).catch((caught: unknown) => caught as APIError);
+    const chained = await client.responses.create({ input: 'more', previous_response_id: created.id }).then(unexpected, (caught: unknown) => caught as APIError);
     expect(chained).toBeInstanceOf(NotFoundError);
     expect(chained.message).toContain('was deleted');
 
@@ -194,10 +197,10 @@ describe('the Responses API with the official openai client', () => {
     const first = await client.responses.create({ input: 'one' });
     const second = await client.responses.create({ input: 'two', previous_response_id: first.id });
 
-    const evicted = await client.responses.retrieve(first.id).catch((caught: unknown) => caught as APIError);
+    const evicted = await client.responses.retrieve(first.id).then(unexpected, (caught: unknown) => caught as APIError);
     expect(evicted).toBeInstanceOf(NotFoundError);
     expect(evicted.message).toContain('evicted');
-    const broken = await client.responses.create({ input: 'three', previous_response_id: second.id }).catch((caught: unknown) => caught as APIError);
+    const broken = await client.responses.create({ input: 'three', previous_response_id: second.id }).then(unexpected, (caught: unknown) => caught as APIError);
     expect(broken.status).toBe(404);
     expect(broken.message).toContain(`response '${first.id}' (an ancestor of '${second.id}'`);
     expect(broken.message).toContain('evicted');

@@ -63,7 +63,7 @@ describe('the Runs API', () => {
     run.events.next({ type: 'usage', usage: { inputTokens: 2, outputTokens: 1, totalTokens: 3 } });
     run.events.complete();
 
-    const body = await (await fetch(`${url}/v1/runs/${runId}`)).json();
+    const body = (await (await fetch(`${url}/v1/runs/${runId}`)).json()) as { started_at: number; completed_at: number };
     expect(body).toMatchObject({ id: runId, object: 'run', status: 'completed', output: 'Hello', usage: { input_tokens: 2, output_tokens: 1, total_tokens: 3 }, error: null });
     expect(body.completed_at).toBeGreaterThanOrEqual(body.started_at);
     const events = await (await subscribe(url, runId)).rest();

@@ -1,4 +1,4 @@
-import { Subject, type Observable, type Subscription } from 'rxjs';
+import { Subject, Subscription, type Observable } from 'rxjs';
 import { Cancellation } from '../agent/cancellation.js';
 import type { InterruptReason } from '../agent/interruptReason.js';
 import { RequestError } from '../errors/RequestError.js';
@@ -66,10 +66,10 @@ export class DetachedRuns {
   }
 
   /**
-   * Subscribes `build(cancellation)` now, detached from any connection. `onEnd` records the
+   * Subscribes `events$(cancellation)` now, detached from any connection. `onEnd` records the
    * outcome and returns the terminal events an interrupted run still owes its log.
    */
-  start(id: string, build: (cancellation: Cancellation) => Observable<LoggedEvent>, onEnd: (end: DetachedRunEnd) => LoggedEvent[]): DetachedRun {
+  start(id: string, events$: (cancellation: Cancellation) => Observable<LoggedEvent>, onEnd: (end: DetachedRunEnd) => LoggedEvent[]): DetachedRun {
     this.assertCapacity();
     const { activeRuns, log, metrics } = this.options;
     const cancellation = new Cancellation();
@@ -77,7 +77,7 @@ export class DetachedRuns {
     const registration = activeRuns.add(cancellation);
     let nextSeq = 0;
     let over = false;
-    let subscription: Subscription | undefined;
+    const subscription = new Subscription();
     const publish = (event: LoggedEvent) => {
       nextSeq = event.seq + 1;
       // Logged before it is published: a subscriber that reads the backlog never misses it.
@@ -101,7 +101,7 @@ export class DetachedRuns {
       ended: registration.finished,
       stop: (reason) => {
         cancellation.cancelWith(reason);
-        subscription?.unsubscribe();
+        subscription.unsubscribe();
         end(cancellation.reason);
         return registration.finished;
       },
@@ -110,7 +110,7 @@ export class DetachedRuns {
     metrics.inFlightRuns.inc();
     // Shutdown names its reason on the cancellation before it signals.
     registration.stop$.subscribe(() => void run.stop(cancellation.reason));
-    subscription = build(cancellation).subscribe({ next: publish, complete: () => end(), error: () => end() });
+    subscription.add(events$(cancellation).subscribe({ next: publish, complete: () => end(), error: () => end() }));
     return run;
   }
 }
