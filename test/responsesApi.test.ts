@@ -191,6 +191,23 @@ describe('the Responses API with the official openai client', () => {
     expect(stored.output_text).toBe('partial');
   });
 
+  it('ends a stream the server interrupts (shutdown) with response.incomplete and the text so far', async () => {
+    const agent = scripted(say('partial'), { silent: true });
+    const client = await clientFor(agent);
+    const stream = await client.responses.create({ input: 'hi', stream: true });
+    const types: string[] = [];
+    let last: unknown;
+    for await (const event of stream) {
+      types.push(event.type);
+      last = event;
+      if (event.type === 'response.output_text.delta') void app!.activeRuns.stopAll(InterruptReason.shuttingDown);
+    }
+
+    expect((await agent.runs[0]!.interrupted).reason).toBe(InterruptReason.shuttingDown);
+    expect(types.filter((type) => /^response\.(completed|incomplete|failed)$/.test(type))).toEqual(['response.incomplete']);
+    expect(last).toMatchObject({ response: { status: 'incomplete', output: [{ content: [{ text: 'partial' }] }] } });
+  });
+
   it('evicts by retention but keeps a tombstone: a chain through an evicted response is a 404 that says so', async () => {
     const store = new Store({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
     const client = await clientFor(scripted(say('ok'), finish()), { store });

@@ -13,7 +13,9 @@ const FINISHED_RUN = "status IN ('completed', 'failed', 'cancelled')";
 /**
  * Applies the retention policy in one transaction. An evicted response keeps a tombstone (its id
  * and why it is gone) so that a chain through it answers 404 with a reason instead of silently
- * losing turns; finished runs are removed with their event logs. Returns how many items went.
+ * losing turns (tombstones themselves are capped at ten times `maxItems`; past that a chain
+ * through one answers a plain 404 "not found"); finished runs are removed with their event
+ * logs. Returns how many items went.
  */
 export function enforceRetention(db: Database.Database, { maxItems, maxAgeMs }: RetentionPolicy, now = Date.now()): number {
   const cutoff = now - maxAgeMs;
@@ -43,6 +45,13 @@ export function enforceRetention(db: Database.Database, { maxItems, maxAgeMs }: 
       removeRun.run(id);
       removeEvents.run(id);
     }
-    return responses.length + runs.length;
+    // Tombstones are small but not free: keep ten times as many as responses, the oldest go first.
+    const tombstones = db
+      .prepare(
+        `DELETE FROM responses WHERE tombstone IS NOT NULL AND rowid NOT IN
+           (SELECT rowid FROM responses WHERE tombstone IS NOT NULL ORDER BY rowid DESC LIMIT @keep)`,
+      )
+      .run({ keep: maxItems * 10 }).changes;
+    return responses.length + runs.length + tombstones;
   })();
 }
