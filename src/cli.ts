@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import { createAgentFor } from './createAgentFor.js';
+import { ConfigError } from './errors/ConfigError.js';
 import { RxgateError } from './errors/RxgateError.js';
 import { upstreamReadiness } from './health/upstreamReadiness.js';
 import { loadOperatorsModule } from './loadOperatorsModule.js';
@@ -8,16 +9,21 @@ import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 import { Store } from './store/Store.js';
 
+function openStore(config: Config): Store {
+  try {
+    return new Store({ dataDir: config.dataDir, retention: { maxItems: config.retentionMaxItems, maxAgeMs: config.retentionMaxAgeDays * 24 * 3600 * 1000 } });
+  } catch (error) {
+    throw new ConfigError(`RXGATE_DATA_DIR=${JSON.stringify(config.dataDir)}: cannot open the store there: ${(error as Error).message}`);
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
   const logger = createLogger(config.logLevel);
   const agent = createAgentFor(config, logger);
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
-  const store = new Store({
-    dataDir: config.dataDir,
-    retention: { maxItems: config.retentionMaxItems, maxAgeMs: config.retentionMaxAgeDays * 24 * 3600 * 1000 },
-  });
+  const store = openStore(config);
   if (store.recovered > 0) logger.warn({ recovered: store.recovered }, 'marked responses and runs left in flight by the previous process as failed');
   const running = await startServer({ agent, config, logger, operators, readinessChecks, store });
   logger.info({ agent: agent.description }, 'agent ready');

@@ -100,9 +100,9 @@ export function createApp(options: CreateAppOptions): RxgateApp {
       maxBufferedBytes: config.maxBufferedBytes,
     }),
   );
-  const detached = { agent, store, detached: detachedRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
-  v1.use(responsesRouter({ ...detached, activeRuns, metrics }));
-  v1.use(runsRouter(detached));
+  const stored = { agent, store, detached: detachedRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
+  v1.use(responsesRouter({ ...stored, activeRuns, metrics }));
+  v1.use(runsRouter(stored));
   app.use('/v1', v1);
 
   app.use((req, _res, next) => {
