@@ -45,3 +45,5 @@ export { clientClose$ } from './http/clientClose.js';
 export { streamToClient, type StreamToClientOptions } from './http/streamToClient.js';
 export { writeTo, type WriteToOptions } from './http/writeTo.js';
 export type { SseSink } from './http/sseSink.js';
+export { Store, type StoreOptions } from './store/Store.js';
+export type { RetentionPolicy } from './store/enforceRetention.js';

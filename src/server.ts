@@ -11,6 +11,7 @@ import type { ActiveRuns } from './http/activeRuns.js';
 import { Readiness, type ReadinessCheck } from './http/readiness.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Metrics } from './metrics/createMetrics.js';
+import type { Store } from './store/Store.js';
 import type { PipelineOperators } from './pipeline/pipelineOperators.js';
 
 export type ServerConfig = Config;
@@ -36,6 +37,8 @@ export interface StartServerOptions {
   readonly operators?: PipelineOperators;
   /** Checks `GET /health/ready` runs besides "not shutting down" (the upstream, the store). */
   readonly readinessChecks?: readonly ReadinessCheck[];
+  /** The store of the Responses and Runs APIs; see `createApp`. The caller closes it after shutdown. */
+  readonly store?: Store;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
@@ -50,11 +53,11 @@ export function assertSafeExposure({ host, apiKey }: Pick<Config, 'host' | 'apiK
   }
 }
 
-export async function startServer({ agent, config, logger = silentLogger, metrics, operators, readinessChecks = [] }: StartServerOptions): Promise<RunningServer> {
+export async function startServer({ agent, config, logger = silentLogger, metrics, operators, readinessChecks = [], store }: StartServerOptions): Promise<RunningServer> {
   assertSafeExposure(config);
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
-  const { app, activeRuns } = createApp({ agent, config, logger, readiness, operators, metrics });
+  const { app, activeRuns } = createApp({ agent, config, logger, readiness, operators, metrics, store });
   const server = createServer(app);
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   server.headersTimeout = 15_000;

@@ -2,18 +2,26 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { flagOf, SETTINGS } from '../src/config.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+describe('the README configuration table', () => {
+  it('has exactly one row per setting, with its flag and default', () => {
+    const rows = readFileSync('README.md', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| `RXGATE_'))
+      .map((line) => line.split(' | ').map((cell) => cell.replace(/^\| /, '')));
 
-describe('the README', () => {
-  it.each(Object.values(SETTINGS).map((setting) => [setting.env, setting] as const))('documents %s with its flag and default', (env, setting) => {
-    const row = readme.split('\n').find((line) => line.startsWith(`| \`${env}\` |`));
-    expect(row, `README configuration table has no row for ${env}`).toBeDefined();
-    expect(row).toContain(`\`${flagOf(env)}\``);
-    const shownDefault = setting.default === undefined ? '(unset)' : setting.default === '' ? '(empty)' : `\`${setting.default}\``;
-    expect(row).toContain(shownDefault);
+    expect(rows.map(([env]) => env)).toEqual(Object.values(SETTINGS).map((setting) => `\`${setting.env}\``));
+    for (const [env, flag, defaultValue] of rows) {
+      const setting = Object.values(SETTINGS).find((candidate) => `\`${candidate.env}\`` === env)!;
+      expect(flag).toBe(`\`${flagOf(setting.env)}\``);
+      const expected = setting.default === undefined ? '(unset)' : setting.default === '' ? '(empty)' : `\`${setting.default}\``;
+      expect(defaultValue, env).toBe(expected);
+    }
   });
+});
 
-  it('keeps the quick start to the two commands', () => {
+describe('the README quick start', () => {
+  it('is the two commands', () => {
+    const readme = readFileSync('README.md', 'utf8');
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');
   });

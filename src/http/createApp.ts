@@ -6,17 +6,22 @@ import { RequestError } from '../errors/RequestError.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
 import type { PipelineOperators } from '../pipeline/pipelineOperators.js';
+import { DetachedRuns } from '../detached/DetachedRuns.js';
+import { Store } from '../store/Store.js';
 import { ActiveRuns } from './activeRuns.js';
 import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
 import { Readiness } from './readiness.js';
 import { requestContext } from './requestContext.js';
+import { responsesRouter } from './responses/responsesRouter.js';
+import { runsRouter } from './runs/runsRouter.js';
 import { chatCompletionsRoute } from './routes/chatCompletions.js';
 import { healthRoute, readinessRoute } from './routes/health.js';
 import { metricsRoute } from './routes/metrics.js';
 import { modelsRoute } from './routes/models.js';
 
-export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'>;
+export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
+  Partial<Pick<Config, 'maxConcurrentRuns'>>;
 
 export interface CreateAppOptions {
   readonly agent: Agent;
@@ -33,6 +38,11 @@ export interface CreateAppOptions {
   readonly metrics?: Metrics;
   /** What `GET /health/ready` asks. Default: ready unless shutting down. */
   readonly readiness?: Readiness;
+  /**
+   * Where the Responses and Runs APIs keep stored responses, runs and event logs. Default: a new
+   * in-memory store (nothing survives the process; `startServer` passes the on-disk one).
+   */
+  readonly store?: Store;
 }
 
 export interface RxgateApp {
@@ -40,6 +50,8 @@ export interface RxgateApp {
   readonly activeRuns: ActiveRuns;
   readonly metrics: Metrics;
   readonly readiness: Readiness;
+  readonly store: Store;
+  readonly detachedRuns: DetachedRuns;
 }
 
 const EXPOSED_HEADERS = ['X-Request-Id'];
@@ -57,6 +69,9 @@ function corsFor(origins: readonly string[]) {
 /** The OpenAI-compatible HTTP API around one agent, as an Express app to listen with or embed. */
 export function createApp(options: CreateAppOptions): RxgateApp {
   const { agent, config, logger = silentLogger, activeRuns = new ActiveRuns(), metrics = createMetrics(), readiness = new Readiness(), operators = {} } = options;
+  const store = options.store ?? new Store({ dataDir: ':memory:' });
+  const detachedRuns = new DetachedRuns({ activeRuns, log: store.events, metrics, maxConcurrent: config.maxConcurrentRuns ?? 16 });
+  readiness.add({ name: 'store writable', check: async () => store.checkWritable() });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -85,11 +100,14 @@ export function createApp(options: CreateAppOptions): RxgateApp {
       maxBufferedBytes: config.maxBufferedBytes,
     }),
   );
+  const stored = { agent, store, detached: detachedRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
+  v1.use(responsesRouter({ ...stored, activeRuns, metrics }));
+  v1.use(runsRouter(stored));
   app.use('/v1', v1);
 
   app.use((req, _res, next) => {
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
   });
   app.use(handleErrors);
-  return { app, activeRuns, metrics, readiness };
+  return { app, activeRuns, metrics, readiness, store, detachedRuns };
 }

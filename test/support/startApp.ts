@@ -3,20 +3,22 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Agent } from '../../src/agent/agent.js';
 import { loadConfig } from '../../src/config.js';
-import { createApp, type AppConfig } from '../../src/http/createApp.js';
+import { createApp, type AppConfig, type CreateAppOptions } from '../../src/http/createApp.js';
 import type { ActiveRuns } from '../../src/http/activeRuns.js';
+import type { Store } from '../../src/store/Store.js';
 
 export interface TestApp {
   readonly url: string;
   readonly server: Server;
   readonly activeRuns: ActiveRuns;
+  readonly store: Store;
   close(): Promise<void>;
 }
 
 /** The real app on 127.0.0.1 and a free port, with the built-in defaults unless overridden. */
-export async function startApp(agent: Agent, overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export async function startApp(agent: Agent, overrides: Partial<AppConfig> = {}, options: Partial<CreateAppOptions> = {}): Promise<TestApp> {
   const config = { ...loadConfig({}), ...overrides };
-  const { app, activeRuns } = createApp({ agent, config });
+  const { app, activeRuns, store } = createApp({ ...options, agent, config });
   const server = createServer(app);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -25,6 +27,7 @@ export async function startApp(agent: Agent, overrides: Partial<AppConfig> = {})
     url: `http://127.0.0.1:${port}`,
     server,
     activeRuns,
+    store,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -1,0 +1,37 @@
+import { describe, it } from 'vitest';
+import type { AgentEvent } from '../src/agent/agentEvent.js';
+import { AgentError } from '../src/errors/AgentError.js';
+import { toRunEvents } from '../src/protocol/runs/toRunEvents.js';
+import { marbles } from './support/marbles.js';
+
+const EVENTS: Record<string, AgentEvent> = {
+  t: { type: 'text', delta: 'hi' },
+  r: { type: 'reasoning', delta: 'hmm' },
+  s: { type: 'tool_start', callId: 'c1', name: 'calculator', arguments: '{}' },
+  e: { type: 'tool_end', callId: 'c1', name: 'calculator', error: 'bad expression', durationMs: 2 },
+  u: { type: 'usage', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
+};
+
+describe('toRunEvents', () => {
+  it('emits message.delta, tool.started and tool.completed, then run.completed with the output and summed usage', marbles((m) => {
+    const source$ =  m.cold('-t-r-s-e-u-t-u|', EVENTS);
+    const expected =        '-D---S-C---D--(R|)';
+
+    m.expect<unknown>(source$.pipe(toRunEvents())).toBeObservable(expected, {
+      D: { type: 'message.delta', delta: 'hi' },
+      S: { type: 'tool.started', call_id: 'c1', name: 'calculator', arguments: '{}' },
+      C: { type: 'tool.completed', call_id: 'c1', name: 'calculator', error: 'bad expression', duration_ms: 2 },
+      R: { type: 'run.completed', output: 'hihi', usage: { input_tokens: 6, output_tokens: 4, total_tokens: 10 } },
+    });
+  }));
+
+  it('ends a failed run with run.failed carrying the OpenAI error, then completes', marbles((m) => {
+    const source$ =  m.cold('-t-#', EVENTS, new AgentError('the tool broke', 'tool_failed'));
+    const expected =        '-D-(F|)';
+
+    m.expect<unknown>(source$.pipe(toRunEvents())).toBeObservable(expected, {
+      D: { type: 'message.delta', delta: 'hi' },
+      F: { type: 'run.failed', error: { message: 'rxgate: the tool broke', type: 'server_error', code: 'tool_failed' } },
+    });
+  }));
+});

@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export const DATABASE_FILE = 'rxgate.db';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS responses (
+  id TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  previous_response_id TEXT,
+  -- 'evicted' or 'deleted' once only the id is kept, so that a chain through it can say why it broke
+  tombstone TEXT,
+  body TEXT,
+  turn TEXT
+);
+CREATE INDEX IF NOT EXISTS responses_by_age ON responses (tombstone, created_at);
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_age ON runs (created_at);
+CREATE TABLE IF NOT EXISTS events (
+  stream_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (stream_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+/**
+ * Opens (creating on first use) `rxgate.db` in `dataDir`, or an in-memory database for
+ * `':memory:'`, in WAL mode with the schema in place. Safe to run on every start.
+ */
+export function openDatabase(dataDir: string): Database.Database {
+  if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
+  const db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  return db;
+}
