@@ -139,6 +139,7 @@ describe.each(CASES.map((make) => [make().name, make] as const))('upstream failu
     const envelope = { error: { message: expect.stringContaining(failure.message), type: 'upstream_error', param: null, code: `upstream_${failure.kind}` } };
 
     const streamed = await chat(url, true);
+    const streamFailure = log.next((line) => line.msg === 'run failed');
     expect(streamed.status).toBe(200);
     expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
     let text = '';
@@ -154,6 +155,8 @@ describe.each(CASES.map((make) => [make().name, make] as const))('upstream failu
     expect(finishes.filter((reason) => reason !== null)).toEqual([]);
     expect(text).not.toContain(API_KEY);
 
+    expect(await streamFailure).toMatchObject({ level: 40, err: { message: expect.stringContaining(failure.message), kind: failure.kind } });
+
     const answered = await chat(url, false);
     const body = await answered.text();
     expect(answered.status).toBe(failure.status);
@@ -165,7 +168,10 @@ describe.each(CASES.map((make) => [make().name, make] as const))('upstream failu
     for (const request of upstream?.requests ?? []) await request.closed;
     expect(await log.next((line) => line.msg === 'request' && line.status === 200)).toMatchObject({ outcome: 'error' });
     expect(await log.next((line) => line.msg === 'request' && line.status === failure.status)).toMatchObject({ outcome: 'error' });
-    expect(log.lines.find((line) => line.msg === 'run failed')).toMatchObject({ err: { message: expect.stringContaining(failure.message) } });
+    expect(log.lines.filter((line) => line.msg === 'run failed')).toEqual([
+      expect.objectContaining({ err: expect.objectContaining({ message: expect.stringContaining(failure.message) }) }),
+      expect.objectContaining({ err: expect.objectContaining({ message: expect.stringContaining(failure.message) }) }),
+    ]);
     expect(log.text()).not.toContain(API_KEY);
 
     const health = await fetch(`${url}/health`);
