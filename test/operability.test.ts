@@ -14,7 +14,8 @@ import { createMetrics } from '../src/metrics/createMetrics.js';
 import { startServer } from '../src/server.js';
 import { answer, createScriptedUpstream } from './support/scriptedUpstream.js';
 import { readUntil } from './support/readSse.js';
-import { finish, say, ScriptedAgent, type ScriptStep } from './support/scriptedAgent.js';
+import { finish, say, ScriptedAgent, usage, type ScriptStep } from './support/scriptedAgent.js';
+import { watchedLogger } from './support/watchedLogger.js';
 
 /** A pino logger whose lines land in an array. */
 function memoryLogger() {
@@ -124,6 +125,23 @@ describe('operability', () => {
     expect(offered.headers.get('x-request-id')).toBe('req-42');
     expect(lines.find((line) => line.requestId === 'req-42')).toMatchObject({ msg: 'request', method: 'POST', status: 200, outcome: 'completed' });
     expect(JSON.stringify(lines)).not.toContain('never-logged');
+  });
+
+  it('puts the interrupt reason and the usage so far on the log line of a client that left', async () => {
+    const log = watchedLogger();
+    const { app } = createApp({ agent: new ScriptedAgent([usage(5, 2), say('waiting'), { silent: true }]), config: loadConfig({}), logger: log.logger });
+    const url = await listen(app);
+    const controller = new AbortController();
+    const stream = await chat(url, controller.signal);
+    await readUntil(stream.body!, (text) => text.includes('waiting'));
+    controller.abort();
+
+    expect(await log.next((line) => line.msg === 'request')).toMatchObject({
+      status: 200,
+      outcome: 'client_disconnected',
+      interruptReason: 'SSE client disconnected',
+      usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7 },
+    });
   });
 
   it('turns readiness to 503 while shutting down', async () => {

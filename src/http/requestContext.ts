@@ -40,6 +40,11 @@ export function requestContext(logger: Logger, metrics: Metrics): RequestHandler
     res.setHeader('X-Request-Id', requestId);
     res.once('close', () => {
       const durationMs = performance.now() - locals.startedAt;
+      // This listener is attached before the route's own 'close' listener, which records why the
+      // response ended (outcome, interrupt reason, usage): read the locals once that one has run.
+      process.nextTick(() => logRequest(durationMs));
+    });
+    function logRequest(durationMs: number): void {
       const outcome = locals.outcome ?? (res.writableFinished ? 'completed' : 'client_disconnected');
       const route = routeOf(req);
       metrics.requests.inc({ route, status: res.statusCode, outcome });
@@ -56,7 +61,7 @@ export function requestContext(logger: Logger, metrics: Metrics): RequestHandler
         },
         'request',
       );
-    });
+    }
     next();
   };
 }

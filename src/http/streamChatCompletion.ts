@@ -41,6 +41,8 @@ export function streamChatCompletion(res: Response, options: StreamChatCompletio
   const ended$ = responseEnd$(res, options.stop$, cancellation, metrics);
   const frames$ = chatCompletionFrames(options.run$, options.meta, (error) => {
     locals.outcome = 'error';
+    // The client reads the cause in the error frame; the operator reads it here, as for a non-streaming run.
+    locals.logger.warn({ err: error }, 'run failed');
     if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
   }, options.operators);
   let firstByte = true;
