@@ -1,14 +1,16 @@
 import {
   asyncScheduler,
   connect,
+  defer,
+  EMPTY,
   endWith,
   ignoreElements,
-  interval,
-  map,
   merge,
-  startWith,
-  switchMap,
+  of,
+  repeat,
   takeUntil,
+  tap,
+  timer,
   type MonoTypeOperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
@@ -20,6 +22,9 @@ export const KEEPALIVE_FRAME = serializeComment('keepalive');
  * Emits a comment frame whenever `ms` pass without a frame, counting from subscription (so a
  * model that thinks before its first token keeps the connection alive), and stops with the stream.
  *
+ * A frame only records its time: the one pending timer, when it fires early because frames came
+ * meanwhile, waits out the rest of the interval instead of being re-armed on every frame.
+ *
  * ```
  * keepalive(3)
  * source:   -a------------|
@@ -28,12 +33,14 @@ export const KEEPALIVE_FRAME = serializeComment('keepalive');
  */
 export function keepalive(ms: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<string> {
   return connect((frames$) => {
-    const idle$ = frames$.pipe(
-      startWith(null),
-      switchMap(() => interval(ms, scheduler)),
-      map(() => KEEPALIVE_FRAME),
-    );
+    let lastFrameAt = scheduler.now();
+    const dueIn = () => lastFrameAt + ms - scheduler.now();
+    const idle$ = defer(() => {
+      if (dueIn() > 0) return EMPTY;
+      lastFrameAt = scheduler.now();
+      return of(KEEPALIVE_FRAME);
+    }).pipe(repeat({ delay: () => timer(Math.max(0, dueIn()), scheduler) }));
     const ended$ = frames$.pipe(ignoreElements(), endWith(null));
-    return merge(frames$, idle$.pipe(takeUntil(ended$)));
+    return merge(frames$.pipe(tap(() => (lastFrameAt = scheduler.now()))), idle$.pipe(takeUntil(ended$)));
   });
 }
