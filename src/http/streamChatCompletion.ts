@@ -46,6 +46,13 @@ export function streamChatCompletion(res: Response, options: StreamChatCompletio
     if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
   }, options.operators);
   let firstByte = true;
+  // Counted here and added to the metrics once, when the response is over: not per frame.
+  let bytesWritten = 0;
+  let keepalives = 0;
+  const recordWrites = () => {
+    metrics.bytesWritten.inc(bytesWritten);
+    metrics.keepalives.inc(keepalives);
+  };
 
   return new Promise<void>((resolve) => {
     streamToClient(frames$, {
@@ -58,16 +65,18 @@ export function streamChatCompletion(res: Response, options: StreamChatCompletio
       next: (frame) => {
         if (firstByte) metrics.timeToFirstByte.observe((performance.now() - locals.startedAt) / 1000);
         firstByte = false;
-        metrics.bytesWritten.inc(Buffer.byteLength(frame));
-        if (frame === KEEPALIVE_FRAME) metrics.keepalives.inc();
+        bytesWritten += Buffer.byteLength(frame);
+        if (frame === KEEPALIVE_FRAME) keepalives++;
       },
       complete: () => {
+        recordWrites();
         if (!res.destroyed && locals.interruptReason !== undefined) res.write(serverEndedFrame(cancellation.reason, locals.outcome!));
         locals.outcome ??= 'completed';
         res.end();
         resolve();
       },
       error: (error: unknown) => {
+        recordWrites();
         locals.outcome = outcomeOfInterrupt(cancellation.reason);
         locals.interruptReason = cancellation.reason;
         if (error instanceof SlowClientError) metrics.slowClientCutoffs.inc();

@@ -1,4 +1,4 @@
-import { concat, defer, EMPTY, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import { concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import type { ChatCompletionChunk, ChatCompletionMeta, ChatDelta, ChatUsage, RxgateToolProgress } from './chatCompletionChunk.js';
@@ -29,34 +29,35 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     ...usageField,
   });
-  const toolChunk$ = (progress: RxgateToolProgress): Observable<ChatCompletionChunk> =>
-    meta.toolProgress ? of({ ...chunk({}), rxgate_tool: progress }) : EMPTY;
+  const toolChunk = (progress: RxgateToolProgress): ChatCompletionChunk | undefined =>
+    meta.toolProgress ? { ...chunk({}), rxgate_tool: progress } : undefined;
 
   return (events$) =>
     defer(() => {
       let usage = ZERO_USAGE;
       let finished = false;
-      function encode(event: AgentEvent): Observable<ChatCompletionChunk> {
+      // One event makes at most one chunk: map and filter, no inner Observable per delta.
+      function encode(event: AgentEvent): ChatCompletionChunk | undefined {
         switch (event.type) {
           case 'text':
-            return event.delta === '' ? EMPTY : of(chunk({ content: event.delta }));
+            return event.delta === '' ? undefined : chunk({ content: event.delta });
           case 'reasoning':
-            return event.delta === '' ? EMPTY : of(chunk({ reasoning_content: event.delta }));
+            return event.delta === '' ? undefined : chunk({ reasoning_content: event.delta });
           case 'usage':
             usage = sumUsage(usage, event.usage);
-            return EMPTY;
+            return undefined;
           case 'tool_start':
-            return toolChunk$({ type: 'start', call_id: event.callId, name: event.name, arguments: event.arguments });
+            return toolChunk({ type: 'start', call_id: event.callId, name: event.name, arguments: event.arguments });
           case 'tool_end': {
             const outcome = event.error === undefined ? { result: event.result ?? '' } : { error: event.error };
-            return toolChunk$({ type: 'end', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs });
+            return toolChunk({ type: 'end', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs });
           }
           case 'finish':
-            if (finished) return EMPTY;
+            if (finished) return undefined;
             finished = true;
-            return of(chunk({}, event.reason));
+            return chunk({}, event.reason);
           default:
-            return EMPTY;
+            return undefined;
         }
       }
       const trailer$ = defer(() => {
@@ -67,6 +68,10 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
         }
         return of(...trailer);
       });
-      return concat(of(chunk({ role: 'assistant' })), events$.pipe(mergeMap(encode)), trailer$);
+      const chunks$ = events$.pipe(
+        map(encode),
+        filter((encoded) => encoded !== undefined),
+      );
+      return concat(of(chunk({ role: 'assistant' })), chunks$, trailer$);
     });
 }

@@ -9,8 +9,10 @@ export interface SseMessage {
   readonly retry?: number;
 }
 
+const LINE_BREAK = /[\r\n]/;
+
 function singleLine(field: 'event' | 'id', value: string): string {
-  if (/[\r\n]/.test(value)) {
+  if (LINE_BREAK.test(value)) {
     throw new SseFrameError(`an SSE ${field} must be one line, got ${JSON.stringify(value)}`);
   }
   return value;
@@ -28,6 +30,8 @@ export function serializeFrame({ data, event, id, retry }: SseMessage): string {
     if (!Number.isInteger(retry) || retry < 0) throw new SseFrameError(`an SSE retry must be a whole number of ms, got ${retry}`);
     frame += `retry: ${retry}\n`;
   }
+  // JSON never holds a raw line break, so the common frame is one line and needs no split.
+  if (!LINE_BREAK.test(data)) return `${frame}data: ${data}\n\n`;
   for (const line of data.split(/\r\n|\r|\n/)) frame += `data: ${line}\n`;
   return `${frame}\n`;
 }
