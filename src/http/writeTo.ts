@@ -42,6 +42,8 @@ export function writeTo(
   return (frames$) =>
     new Observable<string>((subscriber) => {
       let held: string[] = [];
+      // Kept as a running total: summing `held` on every frame is quadratic in what a slow client owes.
+      let heldBytes = 0;
       let awaitingDrain = false;
       let sourceDone = false;
 
@@ -64,7 +66,7 @@ export function writeTo(
       const hold = (frame: string) => {
         if (frame === KEEPALIVE_FRAME) return;
         held.push(frame);
-        let heldBytes = byteLength(held);
+        heldBytes += Buffer.byteLength(frame);
         if (heldBytes <= maxBufferedBytes) return;
         held = compact(held);
         onCompact?.();
@@ -73,7 +75,11 @@ export function writeTo(
       };
       function onDrain() {
         awaitingDrain = false;
-        while (held.length > 0 && !awaitingDrain && !subscriber.closed) writeNow(held.shift()!);
+        while (held.length > 0 && !awaitingDrain && !subscriber.closed) {
+          const frame = held.shift()!;
+          heldBytes -= Buffer.byteLength(frame);
+          writeNow(frame);
+        }
         if (sourceDone && !awaitingDrain && held.length === 0) subscriber.complete();
       }
 
