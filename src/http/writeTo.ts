@@ -55,7 +55,19 @@ export function writeTo(
         if (error && !subscriber.closed) giveUp(InterruptReason.clientDisconnected, new ClientGoneError(error));
       };
       const onClose = () => giveUp(InterruptReason.clientDisconnected, new ClientGoneError('closed'));
+      let corked = false;
+      const uncork = () => {
+        if (!corked) return;
+        corked = false;
+        sink.uncork!();
+      };
       const writeNow = (frame: string) => {
+        // Frames handed over in one turn (a burst from the upstream, a drain) leave in one write, not one syscall each.
+        if (!corked && sink.cork && sink.uncork) {
+          corked = true;
+          sink.cork();
+          process.nextTick(uncork);
+        }
         const accepted = sink.write(frame, onWritten);
         subscriber.next(frame);
         if (!accepted && !subscriber.closed) {
@@ -94,6 +106,7 @@ export function writeTo(
       });
       return () => {
         subscription.unsubscribe();
+        uncork();
         sink.off('drain', onDrain);
         sink.off('close', onClose);
       };
