@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { measureAddedLatency } from './addedLatency.js';
 import { measureCancellation } from './cancellation.js';
@@ -7,7 +7,7 @@ import { measureConcurrency, type ConcurrencyRow } from './concurrency.js';
 import { launchGateway, type Gateway } from './launchGateway.js';
 import { launchUpstream } from './launchUpstream.js';
 import { soakAborts } from './leakSoak.js';
-import { renderReport } from './renderReport.js';
+import { renderReport, type Report } from './renderReport.js';
 import { measureThroughput } from './throughput.js';
 
 /** `BENCH_QUICK=1 npm run bench` runs every figure small, to check the harness; the committed file is a full run. */
@@ -21,51 +21,59 @@ const plan = {
 };
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
-const started = performance.now();
-const upstream = await launchUpstream();
-const gateways = new Map<string, Gateway>();
-for (const kind of ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'] as const) gateways.set(kind, await launchGateway(kind, upstream.baseUrl));
-const target = (kind: string) => ({ name: kind, origin: gateways.get(kind)!.origin });
-const client = createClient();
+const RESULTS = 'bench/results.json';
 
-log(`1/5 added latency ${JSON.stringify(plan.latency)}`);
-const latency = await measureAddedLatency(client, upstream, [target('rxgate'), target('bare')], plan.latency);
+/** Runs every figure; the raw results are kept in bench/results.json so that the report's prose can be re-rendered (`BENCH_RENDER_ONLY=1`) without new figures. */
+async function measureAll(): Promise<Report> {
+  const started = performance.now();
+  const upstream = await launchUpstream();
+  const gateways = new Map<string, Gateway>();
+  for (const kind of ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'] as const) gateways.set(kind, await launchGateway(kind, upstream.baseUrl));
+  const target = (kind: string) => ({ name: kind, origin: gateways.get(kind)!.origin });
+  const client = createClient();
 
-log(`2/5 streaming throughput ${JSON.stringify(plan.throughput)}`);
-const throughput = await measureThroughput(client, ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'].map(target), plan.throughput);
+  log(`1/5 added latency ${JSON.stringify(plan.latency)}`);
+  const latency = await measureAddedLatency(client, upstream, [target('rxgate'), target('bare')], plan.latency);
 
-log(`3/5 cancellation ${JSON.stringify(plan.cancellation)}`);
-const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('bare')], plan.cancellation);
-await client.close();
-for (const gateway of gateways.values()) await gateway.stop();
+  log(`2/5 streaming throughput ${JSON.stringify(plan.throughput)}`);
+  const throughput = await measureThroughput(client, ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'].map(target), plan.throughput);
 
-log(`4/5 concurrency ${JSON.stringify(plan.concurrency)}`);
-const concurrency: ConcurrencyRow[] = [];
-for (const kind of ['rxgate', 'bare'] as const) {
-  const gateway = await launchGateway(kind, upstream.baseUrl);
-  const loadClient = createClient();
-  await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams: Math.min(200, plan.concurrency.streams), deltas: 3 });
-  concurrency.push(await measureConcurrency(loadClient, gateway, plan.concurrency));
-  log(`  ${kind}: ${JSON.stringify({ ...concurrency.at(-1)!, idle: undefined, loaded: undefined })}`);
-  await loadClient.close();
-  await gateway.stop();
+  log(`3/5 cancellation ${JSON.stringify(plan.cancellation)}`);
+  const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('bare')], plan.cancellation);
+  await client.close();
+  for (const gateway of gateways.values()) await gateway.stop();
+
+  log(`4/5 concurrency ${JSON.stringify(plan.concurrency)}`);
+  const concurrency: ConcurrencyRow[] = [];
+  for (const kind of ['rxgate', 'bare'] as const) {
+    const gateway = await launchGateway(kind, upstream.baseUrl);
+    const loadClient = createClient();
+    await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams: Math.min(200, plan.concurrency.streams), deltas: 3 });
+    concurrency.push(await measureConcurrency(loadClient, gateway, plan.concurrency));
+    log(`  ${kind}: ${JSON.stringify({ ...concurrency.at(-1)!, idle: undefined, loaded: undefined })}`);
+    await loadClient.close();
+    await gateway.stop();
+  }
+
+  log(`5/5 leak soak ${JSON.stringify(plan.soak)}`);
+  const soakGateway = await launchGateway('rxgate', upstream.baseUrl);
+  await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: 500 });
+  const soak = await soakAborts(createClient, soakGateway, upstream, plan.soak);
+  await soakGateway.stop();
+  await upstream.close();
+
+  const machine = {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: totalmem() / 1024 ** 3,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+  return { machine, plan, quick, latency, throughput, cancellation, concurrency, soak, minutes: (performance.now() - started) / 60_000, date: new Date().toISOString().slice(0, 10) };
 }
 
-log(`5/5 leak soak ${JSON.stringify(plan.soak)}`);
-const soakGateway = await launchGateway('rxgate', upstream.baseUrl);
-await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: 500 });
-const soak = await soakAborts(createClient, soakGateway, upstream, plan.soak);
-await soakGateway.stop();
-await upstream.close();
-
-const machine = {
-  cores: availableParallelism(),
-  cpu: cpus()[0]?.model ?? 'unknown',
-  memoryGiB: totalmem() / 1024 ** 3,
-  node: process.version,
-  platform: `${process.platform} ${process.arch}`,
-};
-const report = renderReport({ machine, plan, quick, latency, throughput, cancellation, concurrency, soak, minutes: (performance.now() - started) / 60_000 });
+const report: Report = process.env.BENCH_RENDER_ONLY === '1' ? (JSON.parse(await readFile(RESULTS, 'utf8')) as Report) : await measureAll();
+if (process.env.BENCH_RENDER_ONLY !== '1' && !quick) await writeFile(RESULTS, `${JSON.stringify(report, null, 1)}\n`);
 const file = process.env.BENCH_OUT ?? 'BENCHMARKS.md';
-await writeFile(file, report);
-log(`wrote ${file} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+await writeFile(file, renderReport(report));
+log(`wrote ${file}`);
