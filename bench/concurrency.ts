@@ -4,6 +4,7 @@ import { chatBody } from './benchUpstream.js';
 import { answerOf, postChat } from './client.js';
 import type { GatewayStats } from './gateway.js';
 import type { Gateway } from './launchGateway.js';
+import { median } from './stats.js';
 
 export interface ConcurrencyRow {
   readonly target: string;
@@ -13,6 +14,10 @@ export interface ConcurrencyRow {
   readonly failed: number;
   /** Seconds from the first request to the last stream's end. */
   readonly seconds: number;
+  /** Each stream's own duration, request to last byte, in seconds: planned `deltas * everyMs`. */
+  readonly streamMedian: number;
+  readonly streamMax: number;
+  readonly plannedSeconds: number;
   readonly idle: GatewayStats;
   /** Sampled with every stream open, after a full GC. */
   readonly loaded: GatewayStats;
@@ -43,11 +48,14 @@ export async function measureConcurrency(
   setMaxListeners(streams + 10, deadline);
   const started = performance.now();
 
+  const durations: number[] = [];
   const one = async (): Promise<'ok' | 'wrong' | 'failed'> => {
     try {
+      const requested = performance.now();
       const response = await postChat(client, gateway.origin, body, deadline);
       if (++open === streams) allOpen();
       const { content, clean } = answerOf(await response.body.text());
+      durations.push((performance.now() - requested) / 1000);
       return response.statusCode === 200 && clean && content === expected ? 'ok' : 'wrong';
     } catch {
       if (++open === streams) allOpen();
@@ -73,6 +81,9 @@ export async function measureConcurrency(
     wrong: count('wrong'),
     failed: count('failed'),
     seconds,
+    streamMedian: median(durations),
+    streamMax: Math.max(...durations),
+    plannedSeconds: (deltas * everyMs) / 1000,
     idle,
     loaded,
     rssPerStream: (loaded.rss - idle.rss) / streams,

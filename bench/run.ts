@@ -14,9 +14,14 @@ import { measureThroughput } from './throughput.js';
 const quick = process.env.BENCH_QUICK === '1';
 const plan = {
   latency: quick ? { rounds: 100, warmup: 20 } : { rounds: 2_000, warmup: 200 },
-  throughput: quick ? { deltas: 10_000, rounds: 2 } : { deltas: 50_000, rounds: 7 },
+  throughput: quick ? { deltas: 10_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
   cancellation: quick ? { trials: 30, warmup: 5 } : { trials: 300, warmup: 20 },
-  concurrency: { streams: Number(process.env.BENCH_STREAMS ?? (quick ? 500 : 5_000)), deltas: 40, everyMs: 100, deadlineMs: 120_000 },
+  concurrency: {
+    sizes: (process.env.BENCH_STREAMS ?? (quick ? '500' : '1000,5000')).split(',').map(Number),
+    deltas: 40,
+    everyMs: 100,
+    deadlineMs: 120_000,
+  },
   soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 1_000 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
 };
 
@@ -45,14 +50,17 @@ async function measureAll(): Promise<Report> {
 
   log(`4/5 concurrency ${JSON.stringify(plan.concurrency)}`);
   const concurrency: ConcurrencyRow[] = [];
-  for (const kind of ['rxgate', 'bare'] as const) {
-    const gateway = await launchGateway(kind, upstream.baseUrl);
-    const loadClient = createClient();
-    await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams: Math.min(200, plan.concurrency.streams), deltas: 3 });
-    concurrency.push(await measureConcurrency(loadClient, gateway, plan.concurrency));
-    log(`  ${kind}: ${JSON.stringify({ ...concurrency.at(-1)!, idle: undefined, loaded: undefined })}`);
-    await loadClient.close();
-    await gateway.stop();
+  for (const streams of plan.concurrency.sizes) {
+    for (const kind of ['rxgate', 'bare'] as const) {
+      // A fresh process for each, warmed with a few short streams, so that each starts from the same idle state.
+      const gateway = await launchGateway(kind, upstream.baseUrl);
+      const loadClient = createClient();
+      await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams: 200, deltas: 3 });
+      concurrency.push(await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams }));
+      log(`  ${kind}: ${JSON.stringify({ ...concurrency.at(-1)!, idle: undefined, loaded: undefined })}`);
+      await loadClient.close();
+      await gateway.stop();
+    }
   }
 
   log(`5/5 leak soak ${JSON.stringify(plan.soak)}`);
