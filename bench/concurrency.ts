@@ -86,7 +86,8 @@ export async function measureConcurrency(
     plannedSeconds: (deltas * everyMs) / 1000,
     idle,
     loaded,
-    rssPerStream: (loaded.rss - idle.rss) / streams,
-    heapPerStream: (loaded.heapUsed - idle.heapUsed) / streams,
+    // Per stream the gateway held open at the sample: on a saturated machine the first streams may have ended before the last began.
+    rssPerStream: (loaded.rss - idle.rss) / Math.max(1, loaded.openResponses),
+    heapPerStream: (loaded.heapUsed - idle.heapUsed) / Math.max(1, loaded.openResponses),
   };
 }

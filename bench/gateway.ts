@@ -22,6 +22,8 @@ export interface GatewayStats {
   /** `process.getActiveResourcesInfo()` tallied by type. */
   readonly resources: Record<string, number>;
   readonly activeRuns: number | null;
+  /** Responses not yet closed: the streams this process holds open right now. */
+  readonly openResponses: number;
 }
 
 export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean };
@@ -43,6 +45,11 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
 const server: Server = createServer(listener);
 server.headersTimeout = 15_000;
 server.requestTimeout = 30_000;
+let openResponses = 0;
+server.on('request', (_req, res) => {
+  openResponses++;
+  res.once('close', () => openResponses--);
+});
 server.listen(0, '127.0.0.1', 4096);
 await once(server, 'listening');
 
@@ -69,7 +76,7 @@ process.on('message', (message: GatewayMessage) => {
     if (message.resetDelay) loopDelay.reset();
     if (message.gc) await collectGarbage();
     const { rss, heapUsed } = process.memoryUsage();
-    const stats: GatewayStats = { rss, heapUsed, loopDelayP99, loopDelayMax, resources: tally(), activeRuns: activeRuns?.size ?? null };
+    const stats: GatewayStats = { rss, heapUsed, loopDelayP99, loopDelayMax, resources: tally(), activeRuns: activeRuns?.size ?? null, openResponses };
     process.send!({ type: 'stats', seq: message.seq, stats });
   })();
 });

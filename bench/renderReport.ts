@@ -123,13 +123,13 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: { deltas: num
       .join(' and ')} streams. ` +
       `Every stream must end with the exact text, \`finish_reason: "stop"\` and \`[DONE]\`: ${verdict(allDone, 'see the table')} for rxgate.`,
     '',
-    'Memory is sampled in the gateway process once every stream is open, after a full GC, against the same process idle; the event-loop delay is the p99 over the load up to that sample. *Stream s* is how long each stream took, request to last byte.',
+    'Memory is sampled in the gateway process once every stream has its response headers, after a full GC, against the same process idle, and divided by the streams the gateway held open at that moment (*open at sample*); the event-loop delay is the p99 over the load up to that sample. *Stream s* is how long each stream took, request to last byte.',
     '',
-    '| Streams | Target | Completed | Stream s median (max) | RSS idle → loaded MiB | Heap idle → loaded MiB | RSS per stream KiB | Heap per stream KiB | Event-loop delay p99 ms (max) |',
-    '| ---: | --- | ---: | ---: | --- | --- | ---: | ---: | ---: |',
+    '| Streams | Target | Completed | Stream s median (max) | Open at sample | RSS idle → loaded MiB | Heap idle → loaded MiB | RSS per stream KiB | Heap per stream KiB | Event-loop delay p99 ms (max) |',
+    '| ---: | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |',
     ...rows.map(
       (row) =>
-        `| ${row.streams.toLocaleString('en-US')} | ${row.target} | ${row.completed}/${row.streams} | ${fixed(row.streamMedian, 1)} (${fixed(row.streamMax, 1)}) | ${mib(row.idle.rss)} → ${mib(row.loaded.rss)} | ${mib(row.idle.heapUsed)} → ${mib(row.loaded.heapUsed)} | ${kib(row.rssPerStream)} | ${kib(row.heapPerStream)} | ${fixed(row.loaded.loopDelayP99, 1)} (${fixed(row.loaded.loopDelayMax, 0)}) |`,
+        `| ${row.streams.toLocaleString('en-US')} | ${row.target} | ${row.completed}/${row.streams} | ${fixed(row.streamMedian, 1)} (${fixed(row.streamMax, 1)}) | ${row.loaded.openResponses} | ${mib(row.idle.rss)} → ${mib(row.loaded.rss)} | ${mib(row.idle.heapUsed)} → ${mib(row.loaded.heapUsed)} | ${kib(row.rssPerStream)} | ${kib(row.heapPerStream)} | ${fixed(row.loaded.loopDelayP99, 1)} (${fixed(row.loaded.loopDelayMax, 0)}) |`,
     ),
     '',
     `At ${largest.toLocaleString('en-US')} streams rxgate holds ${fixed(rx.heapPerStream / 1024, 1)} KiB of heap per open stream, ${fixed(rx.heapPerStream / Math.max(1, bare.heapPerStream), 2)}× the bare relay. ` +
