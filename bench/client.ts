@@ -7,11 +7,13 @@ export function createClient(): Agent {
 
 export type Posted = Dispatcher.ResponseData;
 
-export function postChat(dispatcher: Agent, origin: string, body: string, signal?: AbortSignal): Promise<Posted> {
+/** `close`: ask for the connection to be closed after the response, so that a finished stream leaves no idle socket behind. */
+export function postChat(dispatcher: Agent, origin: string, body: string, signal?: AbortSignal, close = false): Promise<Posted> {
   return request(`${origin}/v1/chat/completions`, {
     method: 'POST',
     dispatcher,
     signal,
+    reset: close,
     headers: { 'content-type': 'application/json' },
     body,
   });

@@ -113,6 +113,7 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: { deltas: num
   const largest = Math.max(...rows.map((row) => row.streams));
   const rx = rowOf(rows, 'rxgate', (row) => row.streams === largest);
   const bare = rowOf(rows, 'bare', (row) => row.streams === largest);
+  const smallest = rowOf(rows, 'rxgate', (row) => row.streams === Math.min(...rows.map((other) => other.streams)));
   const allDone = rows.filter((row) => row.target === 'rxgate').every((row) => row.completed === row.streams);
   return [
     '## 4. Concurrency and memory',
@@ -123,20 +124,23 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: { deltas: num
       .join(' and ')} streams. ` +
       `Every stream must end with the exact text, \`finish_reason: "stop"\` and \`[DONE]\`: ${verdict(allDone, 'see the table')} for rxgate.`,
     '',
-    'Memory is sampled in the gateway process once every stream has its response headers, after a full GC, against the same process idle, and divided by the streams the gateway held open at that moment (*open at sample*); the event-loop delay is the p99 over the load up to that sample. *Stream s* is how long each stream took, request to last byte.',
+    'Memory is sampled in the gateway process when the most streams are open there (all of them, or the first poll after their count began to fall), after a full GC, against the same process idle, and divided by the streams the gateway held open at that moment (*open at sample*); the event-loop delay is the p99 over the load up to that sample. *Stream s* is how long each stream took, request to last byte.',
     '',
-    '| Streams | Target | Completed | Stream s median (max) | Open at sample | RSS idle → loaded MiB | Heap idle → loaded MiB | RSS per stream KiB | Heap per stream KiB | Event-loop delay p99 ms (max) |',
-    '| ---: | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |',
+    '| Streams | Target | Completed | Stream s median (max) | Deltas/s delivered | Open at sample | RSS idle → loaded MiB | Heap idle → loaded MiB | RSS per stream KiB | Heap per stream KiB | Event-loop delay p99 ms (max) |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |',
     ...rows.map(
       (row) =>
-        `| ${row.streams.toLocaleString('en-US')} | ${row.target} | ${row.completed}/${row.streams} | ${fixed(row.streamMedian, 1)} (${fixed(row.streamMax, 1)}) | ${row.loaded.openResponses} | ${mib(row.idle.rss)} → ${mib(row.loaded.rss)} | ${mib(row.idle.heapUsed)} → ${mib(row.loaded.heapUsed)} | ${kib(row.rssPerStream)} | ${kib(row.heapPerStream)} | ${fixed(row.loaded.loopDelayP99, 1)} (${fixed(row.loaded.loopDelayMax, 0)}) |`,
+        `| ${row.streams.toLocaleString('en-US')} | ${row.target} | ${row.completed}/${row.streams} | ${fixed(row.streamMedian, 1)} (${fixed(row.streamMax, 1)}) | ${Math.round((row.completed * plan.deltas) / row.seconds).toLocaleString('en-US')} | ${row.loaded.openResponses} | ${mib(row.idle.rss)} → ${mib(row.loaded.rss)} | ${mib(row.idle.heapUsed)} → ${mib(row.loaded.heapUsed)} | ${kib(row.rssPerStream)} | ${kib(row.heapPerStream)} | ${fixed(row.loaded.loopDelayP99, 1)} (${fixed(row.loaded.loopDelayMax, 0)}) |`,
     ),
     '',
     `At ${largest.toLocaleString('en-US')} streams rxgate holds ${fixed(rx.heapPerStream / 1024, 1)} KiB of heap per open stream, ${fixed(rx.heapPerStream / Math.max(1, bare.heapPerStream), 2)}× the bare relay. ` +
       (rx.streamMedian > 1.5 * rx.plannedSeconds
-        ? `That size is past what this 2-core machine keeps up with in real time: streams planned for ${rx.plannedSeconds} s took ${fixed(rx.streamMedian, 1)} s at the median through rxgate and ${fixed(bare.streamMedian, 1)} s through the bare relay (the load generator, the upstream and the gateway share the two cores), yet every one completed with the right bytes.`
+        ? `That size is past what this 2-core machine keeps up with in real time (for rxgate, so is ${smallest.streams.toLocaleString('en-US')}: a median of ${fixed(smallest.streamMedian, 1)} s, against ${fixed(rowOf(rows, 'bare', (row) => row.streams === smallest.streams).streamMedian, 1)} s for the bare relay): streams planned for ${rx.plannedSeconds} s took ${fixed(rx.streamMedian, 1)} s at the median through rxgate and ${fixed(bare.streamMedian, 1)} s through the bare relay (the load generator, the upstream and the gateway share the two cores), yet every one completed with the right bytes. The streams were never all open at once: the gateway held at most ${rx.loaded.openResponses} (rxgate) and ${bare.loaded.openResponses} (bare) at the same time, because the first ended before the last were taken in.`
         : `Streams planned for ${rx.plannedSeconds} s took ${fixed(rx.streamMedian, 1)} s at the median.`),
-    ' The open-file limit is raised by `npm run bench` (`ulimit -n 65535`); each stream holds four sockets across the processes.',
+    '',
+    '**What this shows.** Here each delta arrives on its own: one socket read, one `fetch` reader promise, one pass through the pipeline, one write, for every delta of every stream. That per-delta cost, not memory, is what limits this machine: rxgate delivers fewer deltas per second than the bare relay under the same load, and under saturation it also takes new streams in more slowly, so fewer of them are open at once (*open at sample*). ' +
+      'A heap-snapshot diff of 300 stalled streams through rxgate (taken while writing this report, not part of the script) put its live heap at about 130 KiB per open stream, spread over some 350 closures, 250 contexts and 33 RxJS subscribers per stream plus `fetch`\'s WHATWG stream objects; no single object dominates, and the leak soak below shows all of it is released. ' +
+      'The open-file limit is raised by `npm run bench` (`ulimit -n 65535`); each stream holds four sockets across the processes.',
   ].join('\n');
 }
 
@@ -176,7 +180,7 @@ function summary(report: Report): string {
     `| 1. Added latency, median | < 0.5 ms | ${added('streaming', 'rxgate')} ms streaming, ${added('non-streaming', 'rxgate')} ms non-streaming | ${added('streaming', 'bare')} ms, ${added('non-streaming', 'bare')} ms | ${Math.max(Number(added('streaming', 'rxgate')), Number(added('non-streaming', 'rxgate'))) < 0.5 ? 'met' : 'missed'} |`,
     `| 2. Streaming throughput | ≥ 0.8× bare, > better-sse | ${fixed(rate('rxgate') / rate('bare'), 2)}× bare, ${fixed(rate('rxgate') / rate('better-sse'), 2)}× better-sse | 1.00 | ${rate('rxgate') / rate('bare') >= 0.8 && rate('rxgate') > rate('better-sse') ? 'met' : 'missed'} |`,
     `| 3. Cancellation, p99 (worst phase) | < 5 ms | ${fixed(cancel('rxgate'), 2)} ms | ${fixed(cancel('bare'), 2)} ms | ${cancel('rxgate') < 5 ? 'met' : 'missed'} |`,
-    `| 4. ${largest.toLocaleString('en-US')} concurrent streams | all complete, right bytes | ${big('rxgate').completed}/${largest}, ${fixed(big('rxgate').heapPerStream / 1024, 1)} KiB heap/stream, loop p99 ${fixed(big('rxgate').loaded.loopDelayP99, 0)} ms | ${big('bare').completed}/${largest}, ${fixed(big('bare').heapPerStream / 1024, 1)} KiB, ${fixed(big('bare').loaded.loopDelayP99, 0)} ms | ${big('rxgate').completed === largest ? 'met' : 'missed'} |`,
+    `| 4. ${largest.toLocaleString('en-US')} concurrent streams | all complete, right bytes | ${big('rxgate').completed}/${largest} (${big('rxgate').loaded.openResponses} open at once at the peak), ${fixed(big('rxgate').heapPerStream / 1024, 1)} KiB heap/stream, loop p99 ${fixed(big('rxgate').loaded.loopDelayP99, 0)} ms | ${big('bare').completed}/${largest} (${big('bare').loaded.openResponses} at once), ${fixed(big('bare').heapPerStream / 1024, 1)} KiB, ${fixed(big('bare').loaded.loopDelayP99, 0)} ms | ${big('rxgate').completed !== largest ? 'missed' : big('rxgate').loaded.openResponses < largest ? 'partly: all completed, never all open at once' : 'met'} |`,
     `| 5. Leak soak, ${soak.aborted.toLocaleString('en-US')} aborts | heap within a few MB, nothing left, every abort upstream | ${heapDelta >= 0 ? '+' : ''}${fixed(heapDelta, 2)} MiB, ${Math.max(0, leftovers)} resources left, ${soak.unseen} aborts unseen | | ${Math.abs(heapDelta) < 5 && leftovers <= 0 && soak.unseen === 0 ? 'met' : 'missed'} |`,
   ].join('\n');
 }
