@@ -184,6 +184,10 @@ describe('hand-made hostile bodies', () => {
 });
 
 describe('slowloris', () => {
+  it('refuses a headers timeout longer than the request timeout at start-up', () => {
+    expect(() => loadConfig({ RXGATE_HEADERS_TIMEOUT_MS: '5000', RXGATE_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/RXGATE_HEADERS_TIMEOUT_MS must not exceed RXGATE_REQUEST_TIMEOUT_MS/);
+  });
+
   it('headers trickled a byte at a time are cut off after the headers timeout, and /health answers meanwhile', async () => {
     const head = postHead(20);
     const started = performance.now();
