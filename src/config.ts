@@ -30,6 +30,13 @@ export const SETTINGS = {
   maxBodyBytes: { env: 'RXGATE_MAX_BODY_BYTES', default: '10485760', schema: positiveBytes, doc: 'Largest request body accepted (413 above).' },
   maxBufferedBytes: { env: 'RXGATE_MAX_BUFFERED_BYTES', default: '1048576', schema: positiveBytes, doc: 'Unread bytes a slow client may owe before it is cut off.' },
   corsOrigins: { env: 'RXGATE_CORS_ORIGINS', default: '', schema: list, doc: 'Comma-separated allowed browser origins, or `*`. Empty: CORS off.' },
+  headersTimeoutMs: { env: 'RXGATE_HEADERS_TIMEOUT_MS', default: '15000', schema: positiveMs, doc: 'Longest a client may take to send its request headers (slowloris guard).' },
+  requestTimeoutMs: {
+    env: 'RXGATE_REQUEST_TIMEOUT_MS',
+    default: '30000',
+    schema: positiveMs,
+    doc: 'Longest a client may take to send its whole request, body included; at least RXGATE_HEADERS_TIMEOUT_MS. Responses may stream longer.',
+  },
   shutdownGraceMs: { env: 'RXGATE_SHUTDOWN_GRACE_MS', default: '10000', schema: z.coerce.number().int().min(0), doc: 'How long running streams may finish after SIGTERM before they are interrupted.' },
   operatorsModule: {
     env: 'RXGATE_OPERATORS_MODULE',
@@ -83,6 +90,7 @@ export function loadConfig(env: ConfigSource = process.env, argv: readonly strin
     else problems.push(`${setting.env}=${JSON.stringify(raw)}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   }
   if (config.upstreamUrl && !config.upstreamModel) problems.push('RXGATE_UPSTREAM_MODEL is required when RXGATE_UPSTREAM_URL is set');
+  if (Number(config.headersTimeoutMs) > Number(config.requestTimeoutMs)) problems.push('RXGATE_HEADERS_TIMEOUT_MS must not exceed RXGATE_REQUEST_TIMEOUT_MS');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config as Config;
 }

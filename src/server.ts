@@ -58,10 +58,12 @@ export async function startServer({ agent, config, logger = silentLogger, metric
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
   const { app, activeRuns } = createApp({ agent, config, logger, readiness, operators, metrics, store });
-  const server = createServer(app);
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
-  server.headersTimeout = 15_000;
-  server.requestTimeout = 30_000;
+  // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.
+  const server = createServer(
+    { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs) },
+    app,
+  );
   server.listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

@@ -4,7 +4,7 @@ import { localsOf } from './requestContext.js';
 import { sendError } from './sendError.js';
 
 /** body-parser's error types, turned into what an OpenAI client expects. */
-function fromBodyParser(error: { type?: string; limit?: number }): RequestError | undefined {
+function fromBodyParser(error: { type?: string; limit?: number; status?: number }): RequestError | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
       return new RequestError(400, 'the request body is not valid JSON', 'invalid_request_error', null, 'invalid_json');
@@ -16,7 +16,10 @@ function fromBodyParser(error: { type?: string; limit?: number }): RequestError 
     case 'request.size.invalid':
       return new RequestError(400, 'the request body is shorter than its Content-Length', 'invalid_request_error', null, 'invalid_body');
     default:
-      return undefined;
+      // Any other client error it reports (a Content-Encoding the body does not decompress with, say) is still the client's, not a 500.
+      return error.status !== undefined && error.status >= 400 && error.status < 500
+        ? new RequestError(error.status, 'the request body could not be read (check its Content-Encoding)', 'invalid_request_error', null, 'invalid_body')
+        : undefined;
   }
 }
 

@@ -42,6 +42,8 @@ export function writeTo(
   return (frames$) =>
     new Observable<string>((subscriber) => {
       let held: string[] = [];
+      // Kept as a running total: summing `held` on every frame is quadratic in what a slow client owes.
+      let heldBytes = 0;
       let awaitingDrain = false;
       let sourceDone = false;
 
@@ -53,7 +55,19 @@ export function writeTo(
         if (error && !subscriber.closed) giveUp(InterruptReason.clientDisconnected, new ClientGoneError(error));
       };
       const onClose = () => giveUp(InterruptReason.clientDisconnected, new ClientGoneError('closed'));
+      let corked = false;
+      const uncork = () => {
+        if (!corked) return;
+        corked = false;
+        sink.uncork!();
+      };
       const writeNow = (frame: string) => {
+        // Frames handed over in one turn (a burst from the upstream, a drain) leave in one write, not one syscall each.
+        if (!corked && sink.cork && sink.uncork) {
+          corked = true;
+          sink.cork();
+          process.nextTick(uncork);
+        }
         const accepted = sink.write(frame, onWritten);
         subscriber.next(frame);
         if (!accepted && !subscriber.closed) {
@@ -64,7 +78,7 @@ export function writeTo(
       const hold = (frame: string) => {
         if (frame === KEEPALIVE_FRAME) return;
         held.push(frame);
-        let heldBytes = byteLength(held);
+        heldBytes += Buffer.byteLength(frame);
         if (heldBytes <= maxBufferedBytes) return;
         held = compact(held);
         onCompact?.();
@@ -73,7 +87,11 @@ export function writeTo(
       };
       function onDrain() {
         awaitingDrain = false;
-        while (held.length > 0 && !awaitingDrain && !subscriber.closed) writeNow(held.shift()!);
+        while (held.length > 0 && !awaitingDrain && !subscriber.closed) {
+          const frame = held.shift()!;
+          heldBytes -= Buffer.byteLength(frame);
+          writeNow(frame);
+        }
         if (sourceDone && !awaitingDrain && held.length === 0) subscriber.complete();
       }
 
@@ -88,6 +106,7 @@ export function writeTo(
       });
       return () => {
         subscription.unsubscribe();
+        uncork();
         sink.off('drain', onDrain);
         sink.off('close', onClose);
       };

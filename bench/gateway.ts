@@ -1,0 +1,85 @@
+import { once } from 'node:events';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
+import { loadConfig } from '../src/config.js';
+import { createApp } from '../src/http/createApp.js';
+import type { ActiveRuns } from '../src/http/activeRuns.js';
+import { bareRelay } from './bareRelay.js';
+import { betterSseRelay } from './betterSseRelay.js';
+import { noopMetrics } from './noopMetrics.js';
+
+/** What the bench can run as the thing under test, each in its own process. */
+export type GatewayKind = 'rxgate' | 'rxgate-no-metrics' | 'bare' | 'better-sse';
+
+export interface GatewayStats {
+  readonly rss: number;
+  readonly heapUsed: number;
+  /** Event-loop delay since the last reset, in ms. */
+  readonly loopDelayP99: number;
+  readonly loopDelayMax: number;
+  /** `process.getActiveResourcesInfo()` tallied by type. */
+  readonly resources: Record<string, number>;
+  readonly activeRuns: number | null;
+  /** Responses not yet closed: the streams this process holds open right now. */
+  readonly openResponses: number;
+}
+
+export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean };
+
+const [kind, upstreamUrl, maxBufferedBytes] = process.argv.slice(2) as [GatewayKind, string, string | undefined];
+let activeRuns: ActiveRuns | undefined;
+let listener: RequestListener;
+if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
+  const config = { ...loadConfig({ RXGATE_TOOLS: '', ...(maxBufferedBytes ? { RXGATE_MAX_BUFFERED_BYTES: maxBufferedBytes } : {}) }) };
+  const agent = createLlmAgent({ baseUrl: upstreamUrl, model: 'bench', tools: [] });
+  const rxgate = createApp({ agent, config, ...(kind === 'rxgate-no-metrics' ? { metrics: noopMetrics() } : {}) });
+  activeRuns = rxgate.activeRuns;
+  listener = rxgate.app;
+} else {
+  listener = kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
+}
+
+// The same server settings as `startServer`.
+const server: Server = createServer(listener);
+server.headersTimeout = 15_000;
+server.requestTimeout = 30_000;
+let openResponses = 0;
+server.on('request', (_req, res) => {
+  openResponses++;
+  res.once('close', () => openResponses--);
+});
+server.listen(0, '127.0.0.1', 4096);
+await once(server, 'listening');
+
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+
+function tally(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
+  return counts;
+}
+
+async function collectGarbage(): Promise<void> {
+  for (let i = 0; i < 4; i++) {
+    globalThis.gc?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+process.on('message', (message: GatewayMessage) => {
+  void (async () => {
+    const loopDelayP99 = loopDelay.percentile(99) / 1e6;
+    const loopDelayMax = loopDelay.max / 1e6;
+    if (message.resetDelay) loopDelay.reset();
+    if (message.gc) await collectGarbage();
+    const { rss, heapUsed } = process.memoryUsage();
+    const stats: GatewayStats = { rss, heapUsed, loopDelayP99, loopDelayMax, resources: tally(), activeRuns: activeRuns?.size ?? null, openResponses };
+    process.send!({ type: 'stats', seq: message.seq, stats });
+  })();
+});
+process.send!({ type: 'ready', port: (server.address() as AddressInfo).port });
+// Exit normally on SIGINT so that `--cpu-prof` writes its profile.
+process.once('SIGINT', () => process.exit(0));

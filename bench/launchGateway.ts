@@ -1,0 +1,44 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { GatewayKind, GatewayMessage, GatewayStats } from './gateway.js';
+
+export interface Gateway {
+  readonly kind: GatewayKind;
+  readonly origin: string;
+  readonly child: ChildProcess;
+  stats(options?: { gc?: boolean; resetDelay?: boolean }): Promise<GatewayStats>;
+  stop(): Promise<void>;
+}
+
+/** Starts the thing under test in its own Node process (with `--expose-gc`), so the load generator does not share its event loop. */
+export async function launchGateway(kind: GatewayKind, upstreamUrl: string, extraArgs: string[] = []): Promise<Gateway> {
+  const child = fork(fileURLToPath(new URL('./gateway.ts', import.meta.url)), [kind, upstreamUrl, ...extraArgs], {
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [ready] = (await once(child, 'message')) as [{ type: 'ready'; port: number }];
+  let seq = 0;
+  return {
+    kind,
+    origin: `http://127.0.0.1:${ready.port}`,
+    child,
+    stats(options = {}) {
+      const message: GatewayMessage = { type: 'stats', seq: ++seq, ...options };
+      return new Promise((resolve) => {
+        const onMessage = (reply: { type: string; seq: number; stats: GatewayStats }) => {
+          if (reply.type !== 'stats' || reply.seq !== message.seq) return;
+          child.off('message', onMessage);
+          resolve(reply.stats);
+        };
+        child.on('message', onMessage);
+        child.send(message);
+      });
+    },
+    async stop() {
+      const exited = once(child, 'exit');
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}

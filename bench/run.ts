@@ -1,0 +1,87 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { measureAddedLatency } from './addedLatency.js';
+import { measureCancellation } from './cancellation.js';
+import { createClient } from './client.js';
+import { measureConcurrency, type ConcurrencyRow } from './concurrency.js';
+import { launchGateway, type Gateway } from './launchGateway.js';
+import { launchUpstream } from './launchUpstream.js';
+import { soakAborts } from './leakSoak.js';
+import { renderReport, type Report } from './renderReport.js';
+import { measureThroughput } from './throughput.js';
+
+/** `BENCH_QUICK=1 npm run bench` runs every figure small, to check the harness; the committed file is a full run. */
+const quick = process.env.BENCH_QUICK === '1';
+const plan = {
+  latency: quick ? { rounds: 100, warmup: 20 } : { rounds: 2_000, warmup: 200 },
+  throughput: quick ? { deltas: 10_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
+  cancellation: quick ? { trials: 30, warmup: 5 } : { trials: 300, warmup: 20 },
+  concurrency: {
+    sizes: (process.env.BENCH_STREAMS ?? (quick ? '500' : '1000,5000')).split(',').map(Number),
+    deltas: 40,
+    everyMs: 100,
+    deadlineMs: 120_000,
+  },
+  soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 1_000 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
+};
+
+const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+const RESULTS = 'bench/results.json';
+
+/** Runs every figure; the raw results are kept in bench/results.json so that the report's prose can be re-rendered (`BENCH_RENDER_ONLY=1`) without new figures. */
+async function measureAll(): Promise<Report> {
+  const started = performance.now();
+  const upstream = await launchUpstream();
+  const gateways = new Map<string, Gateway>();
+  for (const kind of ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'] as const) gateways.set(kind, await launchGateway(kind, upstream.baseUrl));
+  const target = (kind: string) => ({ name: kind, origin: gateways.get(kind)!.origin });
+  const client = createClient();
+
+  log(`1/5 added latency ${JSON.stringify(plan.latency)}`);
+  const latency = await measureAddedLatency(client, upstream, [target('rxgate'), target('bare')], plan.latency);
+
+  log(`2/5 streaming throughput ${JSON.stringify(plan.throughput)}`);
+  const throughput = await measureThroughput(client, ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'].map(target), plan.throughput);
+
+  log(`3/5 cancellation ${JSON.stringify(plan.cancellation)}`);
+  const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('bare')], plan.cancellation);
+  await client.close();
+  for (const gateway of gateways.values()) await gateway.stop();
+
+  log(`4/5 concurrency ${JSON.stringify(plan.concurrency)}`);
+  const concurrency: ConcurrencyRow[] = [];
+  for (const streams of plan.concurrency.sizes) {
+    for (const kind of ['rxgate', 'bare'] as const) {
+      // A fresh process for each, warmed with a few short streams, so that each starts from the same idle state.
+      const gateway = await launchGateway(kind, upstream.baseUrl);
+      const loadClient = createClient();
+      await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams: 200, deltas: 3 });
+      concurrency.push(await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams }));
+      log(`  ${kind}: ${JSON.stringify({ ...concurrency.at(-1)!, idle: undefined, loaded: undefined })}`);
+      await loadClient.close();
+      await gateway.stop();
+    }
+  }
+
+  log(`5/5 leak soak ${JSON.stringify(plan.soak)}`);
+  const soakGateway = await launchGateway('rxgate', upstream.baseUrl);
+  await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: 500 });
+  const soak = await soakAborts(createClient, soakGateway, upstream, plan.soak);
+  await soakGateway.stop();
+  await upstream.close();
+
+  const machine = {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: totalmem() / 1024 ** 3,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+  return { machine, plan, quick, latency, throughput, cancellation, concurrency, soak, minutes: (performance.now() - started) / 60_000, date: new Date().toISOString().slice(0, 10) };
+}
+
+const report: Report = process.env.BENCH_RENDER_ONLY === '1' ? (JSON.parse(await readFile(RESULTS, 'utf8')) as Report) : await measureAll();
+if (process.env.BENCH_RENDER_ONLY !== '1' && !quick) await writeFile(RESULTS, `${JSON.stringify(report, null, 1)}\n`);
+const file = process.env.BENCH_OUT ?? 'BENCHMARKS.md';
+await writeFile(file, renderReport(report));
+log(`wrote ${file}`);
