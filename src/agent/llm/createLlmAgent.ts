@@ -1,4 +1,4 @@
-import { asyncScheduler, concat, defer, filter, merge, mergeMap, of, tap, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concat, connect, defer, filter, merge, mergeMap, of, tap, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Agent, ChatMessage } from '../agent.js';
@@ -113,18 +113,25 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
 
   function converse(messages: readonly ChatMessage[], iteration: number, signal: AbortSignal, requestId: string | undefined): Observable<AgentEvent> {
     logger.debug({ iteration, messages: messages.length }, 'calling the upstream model');
+    // Deltas pass straight through; only the turn's end (its last value) decides what comes next.
     return callModel(messages, signal, requestId).pipe(
-      mergeMap((event): Observable<AgentEvent> => {
-        if (event.type !== 'turn_end') return of(event);
-        if (event.toolCalls.length === 0) return of({ type: 'finish', reason: toFinishReason(event.finishReason) });
-        if (iteration >= maxIterations) {
-          const note = `\n\n[rxgate: stopped after ${maxIterations} model calls, the limit (maxIterations), while the model was still calling tools.]`;
-          return of<AgentEvent[]>({ type: 'text', delta: note }, { type: 'finish', reason: 'length' });
-        }
-        const assistant: ChatMessage = { role: 'assistant', content: event.content === '' ? null : event.content, tool_calls: event.toolCalls };
-        return runTools(event, signal, (toolMessages) => converse([...messages, assistant, ...toolMessages], iteration + 1, signal, requestId));
-      }),
+      connect((turn$) =>
+        merge(
+          turn$.pipe(filter((event): event is AgentEvent => event.type !== 'turn_end')),
+          turn$.pipe(filter((event): event is TurnEnd => event.type === 'turn_end'), mergeMap((event) => afterTurn(event))),
+        ),
+      ),
     );
+
+    function afterTurn(event: TurnEnd): Observable<AgentEvent> {
+      if (event.toolCalls.length === 0) return of({ type: 'finish', reason: toFinishReason(event.finishReason) });
+      if (iteration >= maxIterations) {
+        const note = `\n\n[rxgate: stopped after ${maxIterations} model calls, the limit (maxIterations), while the model was still calling tools.]`;
+        return of<AgentEvent[]>({ type: 'text', delta: note }, { type: 'finish', reason: 'length' });
+      }
+      const assistant: ChatMessage = { role: 'assistant', content: event.content === '' ? null : event.content, tool_calls: event.toolCalls };
+      return runTools(event, signal, (toolMessages) => converse([...messages, assistant, ...toolMessages], iteration + 1, signal, requestId));
+    }
   }
 
   const agent: Agent = {

@@ -1,4 +1,4 @@
-import { concat, defer, from, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import { concat, connect, defer, filter, map, merge, of, type Observable, type OperatorFunction } from 'rxjs';
 import type { ToolCall } from '../agent.js';
 import type { AgentEvent, Usage } from '../agentEvent.js';
 import { createToolCallAssembler } from './createToolCallAssembler.js';
@@ -39,27 +39,39 @@ export function toTurnEvents(): OperatorFunction<UpstreamChunk, TurnEvent> {
       let finishReason: string | null = null;
       let usage: Usage | undefined;
 
-      function encode(chunk: UpstreamChunk): Observable<AgentEvent> {
-        if (chunk.usage) usage = toUsage(chunk.usage);
-        const events: AgentEvent[] = [];
-        for (const choice of chunk.choices ?? []) {
-          const delta = choice.delta ?? {};
-          const reasoning = delta.reasoning_content ?? delta.reasoning;
-          if (reasoning) events.push({ type: 'reasoning', delta: reasoning });
-          if (delta.content) {
-            content += delta.content;
-            events.push({ type: 'text', delta: delta.content });
-          }
-          if (delta.tool_calls) toolCalls.add(delta.tool_calls);
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-        }
-        return from(events);
+      // rxgate asks for one choice, so a chunk carries at most one reasoning and one content delta:
+      // two branches over the same chunks (reasoning first) emit them with no inner Observable per chunk.
+      function deltasOf(chunk$: Observable<UpstreamChunk>): Observable<AgentEvent> {
+        return merge(
+          chunk$.pipe(
+            map((chunk): AgentEvent | undefined => {
+              if (chunk.usage) usage = toUsage(chunk.usage);
+              const delta = chunk.choices?.[0]?.delta;
+              const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+              return reasoning ? { type: 'reasoning', delta: reasoning } : undefined;
+            }),
+            filter((event) => event !== undefined),
+          ),
+          chunk$.pipe(
+            map((chunk): AgentEvent | undefined => {
+              const choice = chunk.choices?.[0];
+              if (!choice) return undefined;
+              if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
+              if (choice.finish_reason) finishReason = choice.finish_reason;
+              const text = choice.delta?.content;
+              if (!text) return undefined;
+              content += text;
+              return { type: 'text', delta: text };
+            }),
+            filter((event) => event !== undefined),
+          ),
+        );
       }
 
       const end$ = defer(() => {
         const turnEnd: TurnEnd = { type: 'turn_end', content, toolCalls: toolCalls.calls(), finishReason };
         return usage ? of<TurnEvent[]>({ type: 'usage', usage }, turnEnd) : of(turnEnd);
       });
-      return concat(chunks$.pipe(mergeMap(encode)), end$);
+      return concat(chunks$.pipe(connect(deltasOf)), end$);
     });
 }
