@@ -3,7 +3,4 @@ export interface SseSink {
   write(chunk: string, callback: (error?: Error | null) => void): boolean;
   once(event: 'drain' | 'close', listener: () => void): unknown;
   off(event: 'drain' | 'close', listener: () => void): unknown;
-  /** When present, the writer corks the sink for the frames of one turn. */
-  cork?(): void;
-  uncork?(): void;
 }

@@ -13,6 +13,7 @@ export interface StreamToClientOptions {
   readonly maxBufferedBytes?: number;
   readonly compact?: (frames: readonly string[]) => string[];
   readonly onCompact?: () => void;
+  /** Times keepalives and write batching; a `TestScheduler` in marble specs. Default: `asyncScheduler` and `asapScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
 
@@ -27,10 +28,10 @@ export interface StreamToClientOptions {
  * ```
  */
 export function streamToClient(frames$: Observable<string>, options: StreamToClientOptions): Observable<string> {
-  const { sink, cancellation, maxBufferedBytes, compact, onCompact } = options;
+  const { sink, cancellation, maxBufferedBytes, compact, onCompact, scheduler } = options;
   return frames$.pipe(
-    keepalive(options.keepaliveMs, options.scheduler),
-    writeTo(sink, { cancellation, maxBufferedBytes, compact, onCompact }),
+    keepalive(options.keepaliveMs, scheduler),
+    writeTo(sink, { cancellation, maxBufferedBytes, compact, onCompact, scheduler }),
     takeUntil(options.clientClose$),
   );
 }

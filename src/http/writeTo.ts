@@ -1,4 +1,4 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { asapScheduler, Observable, Subscription, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
@@ -17,27 +17,30 @@ export interface WriteToOptions {
   readonly compact?: (frames: readonly string[]) => string[];
   /** Told each time held frames were compacted (metrics). */
   readonly onCompact?: () => void;
+  /** When the frames handed over in one turn are written, together. Default: `asapScheduler`. */
+  readonly scheduler?: SchedulerLike;
 }
 
 const byteLength = (frames: readonly string[]): number => frames.reduce((sum, frame) => sum + Buffer.byteLength(frame), 0);
 
 /**
- * Writes each frame to the sink and re-emits it once handed over. When `write` returns false the
+ * Writes the frames handed over in one turn as one `write` (a burst of upstream deltas costs one
+ * write, not one each), and re-emits each frame once handed over. When `write` returns false the
  * writer holds later frames until `'drain'`, dropping keepalives (the client owes bytes already);
  * past `maxBufferedBytes` it compacts what it holds, and if that is not enough it fails with
  * `SlowClientError` (reason `SSE client too slow`). A failed write or a `'close'` fails with
  * `ClientGoneError` (reason `SSE client disconnected`). Completion waits for the held frames.
  *
  * ```
- * source:   -a-b-c-d-|
- * write:     t f        (write(b) returns false)
- * drain:    ------x
- * result:   -a-b--(cd)-|
+ * source:   -(ab)-c-d-e-|
+ * write:    -W----X-Y      W = "ab", one write; Y returns false
+ * drain:    -----------x
+ * result:   -(ab)-c-d---(e|)     e waited for the drain
  * ```
  */
 export function writeTo(
   sink: SseSink,
-  { cancellation, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES, compact = (frames) => [...frames], onCompact }: WriteToOptions,
+  { cancellation, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES, compact = (frames) => [...frames], onCompact, scheduler = asapScheduler }: WriteToOptions,
 ): MonoTypeOperatorFunction<string> {
   return (frames$) =>
     new Observable<string>((subscriber) => {
@@ -55,25 +58,23 @@ export function writeTo(
         if (error && !subscriber.closed) giveUp(InterruptReason.clientDisconnected, new ClientGoneError(error));
       };
       const onClose = () => giveUp(InterruptReason.clientDisconnected, new ClientGoneError('closed'));
-      let corked = false;
-      const uncork = () => {
-        if (!corked) return;
-        corked = false;
-        sink.uncork!();
-      };
-      const writeNow = (frame: string) => {
-        // Frames handed over in one turn (a burst from the upstream, a drain) leave in one write, not one syscall each.
-        if (!corked && sink.cork && sink.uncork) {
-          corked = true;
-          sink.cork();
-          process.nextTick(uncork);
-        }
-        const accepted = sink.write(frame, onWritten);
-        subscriber.next(frame);
-        if (!accepted && !subscriber.closed) {
+      let turn = '';
+      let pendingTurn: Subscription | undefined;
+      const writeTurn = () => {
+        pendingTurn?.unsubscribe();
+        pendingTurn = undefined;
+        const chunk = turn;
+        turn = '';
+        if (chunk === '' || subscriber.closed) return;
+        if (!sink.write(chunk, onWritten) && !subscriber.closed) {
           awaitingDrain = true;
           sink.once('drain', onDrain);
         }
+      };
+      const writeNow = (frame: string) => {
+        pendingTurn ??= scheduler.schedule(writeTurn);
+        turn += frame;
+        subscriber.next(frame);
       };
       const hold = (frame: string) => {
         if (frame === KEEPALIVE_FRAME) return;
@@ -87,26 +88,32 @@ export function writeTo(
       };
       function onDrain() {
         awaitingDrain = false;
-        while (held.length > 0 && !awaitingDrain && !subscriber.closed) {
-          const frame = held.shift()!;
-          heldBytes -= Buffer.byteLength(frame);
-          writeNow(frame);
+        for (const frame of held) writeNow(frame);
+        held = [];
+        heldBytes = 0;
+        if (sourceDone) {
+          writeTurn();
+          if (!awaitingDrain) subscriber.complete();
         }
-        if (sourceDone && !awaitingDrain && held.length === 0) subscriber.complete();
       }
 
       sink.once('close', onClose);
       const subscription = frames$.subscribe({
         next: (frame) => (awaitingDrain ? hold(frame) : writeNow(frame)),
-        error: (error: unknown) => subscriber.error(error),
+        error: (error: unknown) => {
+          writeTurn();
+          subscriber.error(error);
+        },
         complete: () => {
           sourceDone = true;
+          // What this turn handed over goes out before the response may end.
+          writeTurn();
           if (!awaitingDrain) subscriber.complete();
         },
       });
       return () => {
         subscription.unsubscribe();
-        uncork();
+        pendingTurn?.unsubscribe();
         sink.off('drain', onDrain);
         sink.off('close', onClose);
       };
