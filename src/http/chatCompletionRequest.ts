@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../agent/agent.js';
 import { RequestError } from '../errors/RequestError.js';
+import { assertObjectBody, invalidRequest } from './invalidRequest.js';
 
 /** Caps that keep a hostile body from making the agent's input explode. */
 export const MAX_TEXT_CHARS = 64 * 1024;
@@ -62,36 +63,14 @@ export interface ChatCompletionRequest {
   readonly includeToolProgress: boolean;
 }
 
-/** `['messages', 2, 'content']` -> `messages[2].content`, the form OpenAI's `param` uses. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), root);
-}
-
 const hasText = (content: ChatMessage['content']): boolean =>
   typeof content === 'string' ? content.trim() !== '' : (content ?? []).some((part) => part.type === 'image_url' || part.text.trim() !== '');
 
 /** Checks a parsed JSON body; anything wrong becomes a 400 that names the offending path. */
 export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new RequestError(400, 'the request body must be a JSON object', 'invalid_request_error', null, 'invalid_body');
-  }
+  assertObjectBody(body);
   const parsed = chatCompletionRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const [issue] = parsed.error.issues;
-    const param = formatPath(issue?.path ?? []) || null;
-    const missing = valueAt(body, issue?.path ?? []) === undefined;
-    throw new RequestError(
-      400,
-      missing ? `missing required parameter: '${param}'` : `invalid '${param}': ${issue?.message}`,
-      'invalid_request_error',
-      param,
-      missing ? 'missing_required_parameter' : 'invalid_value',
-    );
-  }
+  if (!parsed.success) throw invalidRequest(parsed.error, body);
   const { model, messages, stream, stream_options } = parsed.data;
   if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
     throw new RequestError(400, 'messages must contain at least one user message with content', 'invalid_request_error', 'messages', 'invalid_value');

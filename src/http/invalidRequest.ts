@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import { RequestError } from '../errors/RequestError.js';
-import { formatPath } from './chatCompletionRequest.js';
+/** `['messages', 2, 'content']` -> `messages[2].content`, the form OpenAI's `param` uses. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+}
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return path.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), root);
