@@ -1,18 +1,11 @@
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createLlmAgent, type LlmAgentOptions } from '../../src/agent/llm/createLlmAgent.js';
 import { calculatorTool } from '../../src/agent/tools/calculatorTool.js';
 import { currentTimeTool } from '../../src/agent/tools/currentTimeTool.js';
-import { loadConfig } from '../../src/config.js';
-import { createApp } from '../../src/http/createApp.js';
+import { startApp, type TestApp } from './startApp.js';
 import { watchedLogger } from './watchedLogger.js';
 
-export interface LlmGateway {
-  /** `http://127.0.0.1:<port>` */
-  readonly url: string;
+export interface LlmGateway extends TestApp {
   readonly log: ReturnType<typeof watchedLogger>;
-  close(): Promise<void>;
 }
 
 /**
@@ -23,17 +16,5 @@ export interface LlmGateway {
 export async function startLlmGateway(agent: Omit<LlmAgentOptions, 'model' | 'logger'> & Partial<Pick<LlmAgentOptions, 'model'>>): Promise<LlmGateway> {
   const log = watchedLogger();
   const llm = createLlmAgent({ model: 'up-model', tools: [currentTimeTool, calculatorTool], logger: log.logger, ...agent });
-  const { app } = createApp({ agent: llm, config: loadConfig({}), logger: log.logger });
-  const server = createServer(app);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    log,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { ...(await startApp(llm, {}, { logger: log.logger })), log };
 }
