@@ -1,3 +1,4 @@
+import { request, type Dispatcher } from 'undici';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { redactSecret } from './redactSecret.js';
 import { toUpstreamError } from './toUpstreamError.js';
@@ -15,9 +16,16 @@ export interface UpstreamPost {
 
 const MAX_ERROR_BODY = 2000;
 
+function headerOf(response: UpstreamResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export type UpstreamResponse = Dispatcher.ResponseData;
+
 /** The upstream's own words from an error body: `error.message` of an OpenAI envelope, else the text. */
-async function errorDetail(response: Response, apiKey: string | undefined): Promise<string> {
-  const text = (await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
+async function errorDetail(response: UpstreamResponse, apiKey: string | undefined): Promise<string> {
+  const text = (await response.body.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
   let message = text.trim();
   try {
     const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
@@ -33,34 +41,35 @@ async function errorDetail(response: Response, apiKey: string | undefined): Prom
  * POSTs a streaming chat completion and returns the response once it is known to be a 2xx
  * `text/event-stream`; every other answer becomes an `UpstreamError` of its own kind.
  */
-export async function openUpstream({ url, apiKey, body, signal, requestId, onResponse }: UpstreamPost): Promise<Response> {
+export async function openUpstream({ url, apiKey, body, signal, requestId, onResponse }: UpstreamPost): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (requestId) headers['x-request-id'] = requestId;
-  let response: Response;
+  let response: UpstreamResponse;
   try {
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
+    // undici's own `request`, not `fetch`: no WHATWG streams, a fraction of the cost per request and per chunk.
+    response = await request(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
   } catch (error) {
     if (!signal.aborted) onResponse?.(0);
     throw toUpstreamError(error, url, 'connect');
   }
-  const { status } = response;
+  const status = response.statusCode;
   onResponse?.(status);
   if (status === 401 || status === 403) {
     const hint = apiKey ? 'check the API key' : 'no API key is configured';
     throw new UpstreamError('unauthorized', `refused the request with HTTP ${status} (${hint}): ${await errorDetail(response, apiKey)}`, status);
   }
   if (status === 429) {
-    const retryAfter = response.headers.get('retry-after');
+    const retryAfter = headerOf(response, 'retry-after');
     const when = retryAfter ? `; Retry-After: ${retryAfter}` : '';
     throw new UpstreamError('rate_limited', `is rate limiting requests (HTTP 429${when}): ${await errorDetail(response, apiKey)}`, status);
   }
   if (status < 200 || status >= 300) {
     throw new UpstreamError('bad_status', `answered HTTP ${status}: ${await errorDetail(response, apiKey)}`, status);
   }
-  const contentType = response.headers.get('content-type') ?? '';
-  if (!contentType.toLowerCase().startsWith('text/event-stream') || !response.body) {
-    await response.body?.cancel().catch(() => undefined);
+  const contentType = headerOf(response, 'content-type') ?? '';
+  if (!contentType.toLowerCase().startsWith('text/event-stream')) {
+    response.body.destroy();
     throw new UpstreamError('not_sse', `answered with content-type "${contentType || 'none'}" instead of a text/event-stream`, status);
   }
   return response;

@@ -26,7 +26,7 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
 
     async function stream(): Promise<void> {
       const response = await openUpstream({ ...post, signal });
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const status = response.statusCode;
       let finished = false;
       let done = false;
       let failure: UpstreamError | undefined;
@@ -41,31 +41,31 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
           try {
             chunk = JSON.parse(data) as UpstreamChunk & { error?: unknown };
           } catch {
-            failure = new UpstreamError('malformed_frame', `sent a frame that is not JSON: ${redactSecret(data.slice(0, 200), apiKey)}`, response.status);
+            failure = new UpstreamError('malformed_frame', `sent a frame that is not JSON: ${redactSecret(data.slice(0, 200), apiKey)}`, status);
             return;
           }
           if (chunk.error !== undefined && chunk.error !== null) {
             const detail = typeof chunk.error === 'string' ? chunk.error : ((chunk.error as { message?: unknown }).message ?? JSON.stringify(chunk.error));
-            failure = new UpstreamError('upstream_error', `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`, response.status);
+            failure = new UpstreamError('upstream_error', `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`, status);
             return;
           }
           if (chunk.choices?.some((choice) => choice.finish_reason)) finished = true;
           subscriber.next(chunk);
         },
       });
-      while (!done && !failure && !subscriber.closed) {
-        let read: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          read = await reader.read();
-        } catch (error) {
-          throw toUpstreamError(error, url, 'stream', response.status);
+      try {
+        const decoder = new TextDecoder();
+        for await (const bytes of response.body) {
+          parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
+          // Leaving the loop destroys the body: past [DONE], a failure or an unsubscription nothing more is read.
+          if (done || failure || subscriber.closed) break;
         }
-        if (read.done) break;
-        parser.feed(read.value);
+      } catch (error) {
+        throw toUpstreamError(error, url, 'stream', status);
       }
       if (failure) throw failure;
       if (!done && !finished && !subscriber.closed) {
-        throw new UpstreamError('dropped', 'ended the stream before it finished (no finish_reason and no [DONE])', response.status);
+        throw new UpstreamError('dropped', 'ended the stream before it finished (no finish_reason and no [DONE])', status);
       }
       subscriber.complete();
     }
