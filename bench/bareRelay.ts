@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { request } from 'undici';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };
 
@@ -12,18 +13,28 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** Opens the upstream stream for a client's chat request; aborted when the client's response closes. */
-export async function openUpstreamFor(upstreamUrl: string, req: IncomingMessage, res: ServerResponse): Promise<ReadableStreamDefaultReader<string> | undefined> {
+/**
+ * Opens the upstream stream for a client's chat request with undici's `request`, as rxgate does;
+ * aborted when the client's response closes.
+ */
+export async function openUpstreamFor(upstreamUrl: string, req: IncomingMessage, res: ServerResponse): Promise<AsyncIterable<Uint8Array>> {
   const controller = new AbortController();
   res.once('close', () => controller.abort());
   const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
-  const response = await fetch(`${upstreamUrl}/chat/completions`, {
+  const response = await request(`${upstreamUrl}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify({ ...body, stream: true }),
     signal: controller.signal,
   });
-  return response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  return response.body;
+}
+
+/** Hands each SSE data payload of the upstream body to `onData`, in order, until the body ends. */
+export async function relayFrames(upstream: AsyncIterable<Uint8Array>, onData: (data: string) => void): Promise<void> {
+  const parser = createParser({ onEvent: ({ data }) => onData(data) });
+  const decoder = new TextDecoder();
+  for await (const bytes of upstream) parser.feed(decoder.decode(bytes, { stream: true }));
 }
 
 /**
@@ -33,19 +44,12 @@ export async function openUpstreamFor(upstreamUrl: string, req: IncomingMessage,
 export function bareRelay(upstreamUrl: string): RequestListener {
   return (req, res) => {
     void (async () => {
-      const reader = await openUpstreamFor(upstreamUrl, req, res);
+      const upstream = await openUpstreamFor(upstreamUrl, req, res);
       res.writeHead(200, SSE_HEADERS);
       res.flushHeaders();
-      const parser = createParser({
-        onEvent({ data }) {
-          res.write(data === '[DONE]' ? 'data: [DONE]\n\n' : `data: ${JSON.stringify(JSON.parse(data))}\n\n`);
-        },
+      await relayFrames(upstream, (data) => {
+        res.write(data === '[DONE]' ? 'data: [DONE]\n\n' : `data: ${JSON.stringify(JSON.parse(data))}\n\n`);
       });
-      for (;;) {
-        const { done, value } = await reader!.read();
-        if (done) break;
-        parser.feed(value);
-      }
       res.end();
     })().catch(() => res.destroy());
   };
