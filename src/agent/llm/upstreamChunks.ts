@@ -24,6 +24,9 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
     const signal = AbortSignal.any([post.signal, controller.signal]);
     const { url, apiKey } = post;
 
+    // Only a request still in flight is aborted: aborting a finished one costs an AbortError and its stack.
+    let settled = false;
+
     async function stream(): Promise<void> {
       const response = await openUpstream({ ...post, signal });
       const status = response.statusCode;
@@ -67,14 +70,18 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
       if (!done && !finished && !subscriber.closed) {
         throw new UpstreamError('dropped', 'ended the stream before it finished (no finish_reason and no [DONE])', status);
       }
+      settled = true;
       subscriber.complete();
     }
 
     stream().catch((error: unknown) => {
+      settled = true;
       // Our own abort: the subscriber left, so there is no one to tell.
       if (signal.aborted || subscriber.closed) return;
       subscriber.error(error instanceof UpstreamError ? error : toUpstreamError(error, url, 'stream'));
     });
-    return () => controller.abort(new Error('upstream request cancelled'));
+    return () => {
+      if (!settled) controller.abort(new Error('upstream request cancelled'));
+    };
   });
 }
