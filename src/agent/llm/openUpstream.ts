@@ -53,6 +53,9 @@ export async function openUpstream({ url, apiKey, body, signal, requestId, onRes
     if (!signal.aborted) onResponse?.(0);
     throw toUpstreamError(error, url, 'connect');
   }
+  // Body errors are read where the body is read (its iterator, `text()`); one that comes after
+  // (a destroy once the reader left) must not become an uncaught 'error' event.
+  response.body.on('error', () => undefined);
   const status = response.statusCode;
   onResponse?.(status);
   if (status === 401 || status === 403) {
@@ -69,7 +72,7 @@ export async function openUpstream({ url, apiKey, body, signal, requestId, onRes
   }
   const contentType = headerOf(response, 'content-type') ?? '';
   if (!contentType.toLowerCase().startsWith('text/event-stream')) {
-    response.body.destroy();
+    await response.body.dump().catch(() => undefined);
     throw new UpstreamError('not_sse', `answered with content-type "${contentType || 'none'}" instead of a text/event-stream`, status);
   }
   return response;
