@@ -9,7 +9,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /**
- * The `UpstreamError` behind a failed `fetch` or a failed body read: nothing listening on the
+ * The `UpstreamError` behind a failed upstream request or a failed body read: nothing listening on the
  * port, a connection reset before the response, or one reset while the body was streaming.
  */
 export function toUpstreamError(error: unknown, url: string, phase: 'connect' | 'stream', status?: number): UpstreamError {
