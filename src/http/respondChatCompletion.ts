@@ -3,7 +3,6 @@ import { takeUntil, type Observable } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { Cancellation } from '../agent/cancellation.js';
 import { RequestError } from '../errors/RequestError.js';
-import { UpstreamError } from '../errors/UpstreamError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { ChatCompletionMeta } from '../protocol/chatCompletionChunk.js';
 import { toChatCompletion } from '../protocol/toChatCompletion.js';
@@ -33,7 +32,6 @@ export function respondChatCompletion(res: Response, { run$, meta, cancellation,
       },
       error: (error: unknown) => {
         locals.outcome = 'error';
-        if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
         locals.logger.warn({ err: error }, 'run failed');
         sendError(res, error);
         resolve();

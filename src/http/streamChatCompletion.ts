@@ -4,7 +4,6 @@ import type { AgentEvent } from '../agent/agentEvent.js';
 import type { Cancellation } from '../agent/cancellation.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
-import { UpstreamError } from '../errors/UpstreamError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { ChatCompletionMeta } from '../protocol/chatCompletionChunk.js';
 import { chatCompletionFrames, type ChatCompletionOperators } from '../protocol/chatCompletionFrames.js';
@@ -43,7 +42,6 @@ export function streamChatCompletion(res: Response, options: StreamChatCompletio
     locals.outcome = 'error';
     // The client reads the cause in the error frame; the operator reads it here, as for a non-streaming run.
     locals.logger.warn({ err: error }, 'run failed');
-    if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
   }, options.operators);
   let firstByte = true;
   // Counted here and added to the metrics once, when the response is over: not per frame.
