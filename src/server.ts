@@ -20,6 +20,8 @@ export interface RunningServer {
   readonly server: Server;
   readonly url: string;
   readonly activeRuns: ActiveRuns;
+  /** What `GET /health/ready` reports; turns not ready as soon as shutdown starts. */
+  readonly readiness: Readiness;
   /**
    * Stops accepting connections, lets running streams finish for `graceMs`, then interrupts the
    * rest with `Server shutting down` and resolves once every response has ended.
@@ -83,5 +85,5 @@ export async function startServer({ agent, config, logger = silentLogger, metric
       logger.info('shut down');
     })());
 
-  return { server, url: `http://${host}:${port}`, activeRuns, shutdown };
+  return { server, url: `http://${host}:${port}`, activeRuns, readiness, shutdown };
 }

@@ -186,7 +186,6 @@ describe('cancelling an LLM run', () => {
     const closed = await upstream.requests[0]!.closed;
 
     expect(closed.finished).toBe(false);
-    expect(closed.at - unsubscribedAt).toBeLessThan(1000);
     console.info(`unsubscribe -> upstream socket close (mid-stream): ${(closed.at - unsubscribedAt).toFixed(2)} ms`);
     expect(upstream.requests).toHaveLength(1);
     expect(log.lines.filter((line) => line.msg === 'llm run interrupted')).toEqual([

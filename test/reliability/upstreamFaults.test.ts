@@ -72,7 +72,7 @@ async function gatewayFor(fault: Fault): Promise<RunningServer> {
 /** Nothing left behind: every upstream request's socket closed, no run registered, no timer of ours pending. */
 async function expectNothingLeft(server: RunningServer, timersBefore: number): Promise<void> {
   for (const request of upstream?.requests ?? []) await request.closed;
-  for (let i = 0; i < 50 && server.activeRuns.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await server.activeRuns.settled();
   expect(server.activeRuns.size).toBe(0);
   await new Promise((resolve) => setTimeout(resolve, 20));
   expect(timers()).toBeLessThanOrEqual(timersBefore);
