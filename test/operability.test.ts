@@ -111,6 +111,22 @@ describe('operability', () => {
     expect(sampleOf(scraped, 'rxgate_tokens_total{direction="out"}')).toBe(2);
   });
 
+  it('records tokens for the Responses and Runs APIs too, not only chat completions', async () => {
+    const agent = new SequenceAgent([
+      [say('one'), usage(3, 1), finish()],
+      [say('two'), usage(5, 2), finish()],
+    ]);
+    const { app } = createApp({ agent, config: loadConfig({}) });
+    const url = await listen(app);
+    await (await fetch(`${url}/v1/responses`, { method: 'POST', body: JSON.stringify({ input: 'hi' }) })).json();
+    const { run_id } = (await (await fetch(`${url}/v1/runs`, { method: 'POST', body: JSON.stringify({ input: 'hi' }) })).json()) as { run_id: string };
+    await (await fetch(`${url}/v1/runs/${run_id}/events`)).text();
+
+    const scraped = await (await fetch(`${url}/metrics`)).text();
+    expect(sampleOf(scraped, 'rxgate_tokens_total{direction="in"}')).toBe(8);
+    expect(sampleOf(scraped, 'rxgate_tokens_total{direction="out"}')).toBe(3);
+  });
+
   it('returns the request id, accepts the client one, and puts it on the log line', async () => {
     const { logger, lines } = memoryLogger();
     const { app } = createApp({ agent: new ScriptedAgent([say('x'), finish()]), config: loadConfig({}), logger });

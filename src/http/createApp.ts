@@ -100,8 +100,8 @@ export function createApp(options: CreateAppOptions): RxgateApp {
       maxBufferedBytes: config.maxBufferedBytes,
     }),
   );
-  const stored = { agent, store, detached: detachedRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
-  v1.use(responsesRouter({ ...stored, activeRuns, metrics }));
+  const stored = { agent, store, metrics, detached: detachedRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
+  v1.use(responsesRouter({ ...stored, activeRuns }));
   v1.use(runsRouter(stored));
   app.use('/v1', v1);
 

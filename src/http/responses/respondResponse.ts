@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { recordRunMetrics } from '../../metrics/recordRunMetrics.js';
 import { filter, takeUntil } from 'rxjs';
 import { Cancellation } from '../../agent/cancellation.js';
 import { RequestError } from '../../errors/RequestError.js';
@@ -27,6 +28,7 @@ export function respondResponse(res: Response, turn: ResponseTurn, context: Resp
     agent
       .run(turn.agentRequest, cancellation)
       .pipe(
+        recordRunMetrics(metrics, (usage) => (locals.usage = usage)),
         toResponseEvents(draft.meta, draft),
         filter((event) => TERMINAL_RESPONSE_EVENTS.has(event.type)),
         takeUntil(responseEnd$(res, stop$, cancellation, metrics)),

@@ -1,4 +1,5 @@
 import { map, tap } from 'rxjs';
+import { recordRunMetrics } from '../../metrics/recordRunMetrics.js';
 import { InterruptReason } from '../../agent/interruptReason.js';
 import type { DetachedRun } from '../../detached/DetachedRuns.js';
 import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from '../../protocol/responses/responseObject.js';
@@ -25,6 +26,7 @@ export function startBackgroundResponse(turn: ResponseTurn, context: ResponsesCo
     id,
     (cancellation) =>
       agent.run(turn.agentRequest, cancellation).pipe(
+        recordRunMetrics(context.metrics),
         toResponseEvents(draft.meta, draft),
         tap((event) => {
           if (TERMINAL_RESPONSE_EVENTS.has(event.type)) turn.save(event.response as ResponseObject);

@@ -1,5 +1,6 @@
 import type { Agent } from '../../agent/agent.js';
 import type { DetachedRuns } from '../../detached/DetachedRuns.js';
+import type { Metrics } from '../../metrics/createMetrics.js';
 import type { RunObject } from '../../protocol/runs/runObject.js';
 import type { Store } from '../../store/Store.js';
 
@@ -8,6 +9,7 @@ export interface RunsContext {
   readonly agent: Agent;
   readonly store: Store;
   readonly detached: DetachedRuns;
+  readonly metrics: Metrics;
   readonly defaultModel: string;
   readonly keepaliveMs: number;
   readonly maxBufferedBytes: number;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordRunMetrics } from '../../metrics/recordRunMetrics.js';
 import { defer, map, tap } from 'rxjs';
 import { InterruptReason } from '../../agent/interruptReason.js';
 import type { RunObject } from '../../protocol/runs/runObject.js';
@@ -39,7 +40,7 @@ export function startRun(request: RunRequest, context: RunsContext): RunObject {
       defer(() => {
         store.runs.save(update({ status: 'running', started_at: now() }));
         return agent.run({ messages: request.messages, model }, cancellation);
-      }).pipe(toRunEvents(), tap(follow), map(toLogged)),
+      }).pipe(recordRunMetrics(context.metrics), toRunEvents(), tap(follow), map(toLogged)),
     ({ reason, nextSeq }) => {
       liveRuns.delete(id);
       const owed: RunEvent[] = [];
