@@ -20,7 +20,6 @@ export interface DetachedRun {
   readonly cancellation: Cancellation;
   /** The events published from now on; completes when the run has ended and its log is written. */
   readonly live$: Observable<LoggedEvent>;
-  readonly ended: Promise<void>;
   /** Names the reason, unsubscribes the run (which interrupts the agent), and resolves once it ended. */
   stop(reason: InterruptReason): Promise<void>;
 }
@@ -42,10 +41,6 @@ export class DetachedRuns {
   readonly #runs = new Map<string, DetachedRun>();
 
   constructor(private readonly options: DetachedRunsOptions) {}
-
-  get size(): number {
-    return this.#runs.size;
-  }
 
   get(id: string): DetachedRun | undefined {
     return this.#runs.get(id);
@@ -98,7 +93,6 @@ export class DetachedRuns {
       id,
       cancellation,
       live$: live$.asObservable(),
-      ended: registration.finished,
       stop: (reason) => {
         cancellation.cancelWith(reason);
         subscription.unsubscribe();

@@ -6,7 +6,7 @@ import { inputField, parseInput } from './parseInput.js';
 
 const flag = (name: string) => z.boolean({ error: `${name} must be a boolean` }).nullable().optional();
 
-export const responseRequestSchema = z.object({
+const responseRequestSchema = z.object({
   model: z.string().min(1).max(256).optional(),
   input: inputField,
   instructions: z.string({ error: 'instructions must be a string' }).max(64 * 1024).nullable().optional(),

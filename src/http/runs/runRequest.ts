@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../agent/agent.js';
 import { assertObjectBody, invalidRequest } from '../invalidRequest.js';
 import { inputField, parseInput } from '../responses/parseInput.js';
 
-export const runRequestSchema = z.object({
+const runRequestSchema = z.object({
   model: z.string().min(1).max(256).optional(),
   input: inputField,
   instructions: z.string({ error: 'instructions must be a string' }).max(64 * 1024).nullable().optional(),

@@ -23,11 +23,6 @@ export class ResponseDraft {
 
   constructor(readonly meta: ResponseMeta) {}
 
-  /** The next sequence number a stream of this response would use. */
-  get nextSequence(): number {
-    return this.#sequence;
-  }
-
   /** The text of every message item, as the SDKs' `output_text` joins it. */
   get outputText(): string {
     return this.#items.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join('');

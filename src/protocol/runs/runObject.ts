@@ -15,5 +15,3 @@ export interface RunObject {
   readonly usage: RunUsage | null;
   readonly error: RunError | null;
 }
-
-export const isFinishedRun = (status: RunStatus): boolean => status === 'completed' || status === 'failed' || status === 'cancelled';
