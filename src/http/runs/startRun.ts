@@ -24,14 +24,24 @@ export function startRun(request: RunRequest, context: RunsContext): RunObject {
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? context.defaultModel;
   let run: RunObject = { id, object: 'run', status: 'queued', model, created_at: now(), started_at: null, completed_at: null, output: '', usage: null, error: null };
-  const update = (patch: Partial<RunObject>) => (run = { ...run, ...patch });
+  // The output so far is kept as a string and put into the run only when it is shown or saved:
+  // a delta must not copy the whole run object.
+  let output = '';
+  const snapshot = (): RunObject => ({ ...run, output });
+  const update = (patch: Partial<RunObject>) => {
+    run = { ...run, ...patch };
+    return snapshot();
+  };
   store.runs.save(run);
   const queued = run;
-  liveRuns.set(id, () => run);
+  liveRuns.set(id, snapshot);
 
   const follow = (event: RunEvent) => {
-    if (event.type === 'message.delta') update({ output: run.output + event.delta });
-    else if (event.type === 'run.completed') update({ status: 'completed', output: event.output, usage: event.usage, completed_at: now() });
+    if (event.type === 'message.delta') output += event.delta;
+    else if (event.type === 'run.completed') {
+      output = event.output;
+      update({ status: 'completed', usage: event.usage, completed_at: now() });
+    }
     else if (event.type === 'run.failed') update({ status: 'failed', error: event.error, completed_at: now() });
   };
   detached.start(
@@ -52,7 +62,7 @@ export function startRun(request: RunRequest, context: RunsContext): RunObject {
         owed.push({ type: 'run.failed', error });
         update({ status: 'failed', error, completed_at: now() });
       }
-      store.runs.save(run);
+      store.runs.save(snapshot());
       store.enforceRetention();
       return owed.map((event, index) => toLogged(event, nextSeq + index));
     },

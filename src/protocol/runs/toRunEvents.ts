@@ -1,4 +1,4 @@
-import { catchError, concat, defer, EMPTY, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../../agent/sumUsage.js';
 import { toOpenAIError } from '../../errors/toOpenAIError.js';
@@ -20,27 +20,31 @@ export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
     defer(() => {
       let output = '';
       let usage = ZERO_USAGE;
-      function encode(event: AgentEvent): Observable<RunEvent> {
+      // One event makes at most one run event: map and filter, no inner Observable per delta.
+      function encode(event: AgentEvent): RunEvent | undefined {
         switch (event.type) {
           case 'text':
-            if (event.delta === '') return EMPTY;
+            if (event.delta === '') return undefined;
             output += event.delta;
-            return of({ type: 'message.delta', delta: event.delta });
+            return { type: 'message.delta', delta: event.delta };
           case 'tool_start':
-            return of({ type: 'tool.started', call_id: event.callId, name: event.name, arguments: event.arguments });
+            return { type: 'tool.started', call_id: event.callId, name: event.name, arguments: event.arguments };
           case 'tool_end': {
             const outcome = event.error === undefined ? { result: event.result ?? '' } : { error: event.error };
-            return of({ type: 'tool.completed', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs });
+            return { type: 'tool.completed', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs };
           }
           case 'usage':
             usage = sumUsage(usage, event.usage);
-            return EMPTY;
+            return undefined;
           default:
-            return EMPTY;
+            return undefined;
         }
       }
       return concat(
-        events$.pipe(mergeMap(encode)),
+        events$.pipe(
+          map(encode),
+          filter((event) => event !== undefined),
+        ),
         defer(() => of<RunEvent>({ type: 'run.completed', output, usage: toRunUsage(usage) })),
       ).pipe(
         catchError((error: unknown) => {
