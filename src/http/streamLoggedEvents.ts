@@ -1,8 +1,7 @@
 import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
 import { Cancellation } from '../agent/cancellation.js';
-import { serializeFrame } from '../sse/serializeFrame.js';
-import type { LoggedEvent } from '../store/loggedEvent.js';
+import { loggedEventFrame, type LoggedEvent } from '../store/loggedEvent.js';
 import { clientClose$ } from './clientClose.js';
 import { SSE_HEADERS } from './sseHeaders.js';
 import { streamToClient } from './streamToClient.js';
@@ -20,7 +19,7 @@ export interface StreamLoggedEventsOptions {
 export function streamLoggedEvents(res: Response, events$: Observable<LoggedEvent>, options: StreamLoggedEventsOptions): Promise<void> {
   res.writeHead(200, SSE_HEADERS);
   res.flushHeaders();
-  const frames$ = events$.pipe(map((event) => serializeFrame({ event: event.type, id: String(event.seq), data: event.data })));
+  const frames$ = events$.pipe(map(loggedEventFrame));
   return new Promise<void>((resolve) => {
     streamToClient(frames$, { ...options, sink: res, clientClose$: clientClose$(res), cancellation: new Cancellation() }).subscribe({
       complete: () => {

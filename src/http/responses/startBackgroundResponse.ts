@@ -2,13 +2,12 @@ import { map, tap } from 'rxjs';
 import { recordRunMetrics } from '../../metrics/recordRunMetrics.js';
 import { InterruptReason } from '../../agent/interruptReason.js';
 import type { DetachedRun } from '../../detached/DetachedRuns.js';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from '../../protocol/responses/responseObject.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from '../../protocol/responses/responseObject.js';
 import { toResponseEvents } from '../../protocol/responses/toResponseEvents.js';
-import type { LoggedEvent } from '../../store/loggedEvent.js';
+import { toLoggedEvent } from '../../store/loggedEvent.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
 
-const toLogged = (event: ResponseStreamEvent): LoggedEvent => ({ seq: event.sequence_number, type: event.type, data: JSON.stringify(event) });
 
 /**
  * Runs a `background: true` response detached from the connection, logging its events for
@@ -31,7 +30,7 @@ export function startBackgroundResponse(turn: ResponseTurn, context: ResponsesCo
         tap((event) => {
           if (TERMINAL_RESPONSE_EVENTS.has(event.type)) turn.save(event.response as ResponseObject);
         }),
-        map(toLogged),
+        map((event) => toLoggedEvent(event, event.sequence_number)),
       ),
     ({ reason }) => {
       liveDrafts.delete(id);
@@ -39,7 +38,8 @@ export function startBackgroundResponse(turn: ResponseTurn, context: ResponsesCo
       const cancelled = reason === InterruptReason.stopRequested;
       const response = draft.snapshot(cancelled ? 'cancelled' : 'incomplete', cancelled ? 'cancelled' : 'interrupted');
       turn.save(response);
-      return [toLogged(draft.event('response.incomplete', { response }))];
+      const incomplete = draft.event('response.incomplete', { response });
+      return [toLoggedEvent(incomplete, incomplete.sequence_number)];
     },
   );
 }

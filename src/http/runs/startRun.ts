@@ -5,12 +5,11 @@ import { InterruptReason } from '../../agent/interruptReason.js';
 import type { RunObject } from '../../protocol/runs/runObject.js';
 import type { RunEvent } from '../../protocol/runs/runEvent.js';
 import { toRunEvents } from '../../protocol/runs/toRunEvents.js';
-import type { LoggedEvent } from '../../store/loggedEvent.js';
+import { toLoggedEvent } from '../../store/loggedEvent.js';
 import type { RunsContext } from './runsContext.js';
 import type { RunRequest } from './runRequest.js';
 
 const now = () => Math.floor(Date.now() / 1000);
-const toLogged = (event: RunEvent, seq: number): LoggedEvent => ({ seq, type: event.type, data: JSON.stringify(event) });
 
 /**
  * Starts a run detached from any connection and returns it as first stored. Its status follows
@@ -50,7 +49,7 @@ export function startRun(request: RunRequest, context: RunsContext): RunObject {
       defer(() => {
         store.runs.save(update({ status: 'running', started_at: now() }));
         return agent.run({ messages: request.messages, model }, cancellation);
-      }).pipe(recordRunMetrics(context.metrics), toRunEvents(), tap(follow), map(toLogged)),
+      }).pipe(recordRunMetrics(context.metrics), toRunEvents(), tap(follow), map(toLoggedEvent)),
     ({ reason, nextSeq }) => {
       liveRuns.delete(id);
       const owed: RunEvent[] = [];
@@ -64,7 +63,7 @@ export function startRun(request: RunRequest, context: RunsContext): RunObject {
       }
       store.runs.save(snapshot());
       store.enforceRetention();
-      return owed.map((event, index) => toLogged(event, nextSeq + index));
+      return owed.map((event, index) => toLoggedEvent(event, nextSeq + index));
     },
   );
   return queued;
