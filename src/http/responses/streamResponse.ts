@@ -6,9 +6,7 @@ import { responseFrame } from '../../protocol/responses/responseFrame.js';
 import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from '../../protocol/responses/responseObject.js';
 import { toResponseEvents } from '../../protocol/responses/toResponseEvents.js';
 import { localsOf } from '../requestContext.js';
-import { responseEnd$ } from '../responseEnd.js';
-import { SSE_HEADERS } from '../sseHeaders.js';
-import { streamToClient } from '../streamToClient.js';
+import { serveSse } from '../serveSse.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
 
@@ -29,8 +27,6 @@ export function streamResponse(res: Response, turn: ResponseTurn, context: Respo
     turn.save(response);
   };
   turn.save(draft.snapshot('in_progress'));
-  res.writeHead(200, SSE_HEADERS);
-  res.flushHeaders();
   metrics.inFlightStreams.inc();
 
   const frames$ = agent.run(turn.agentRequest, cancellation).pipe(
@@ -42,36 +38,15 @@ export function streamResponse(res: Response, turn: ResponseTurn, context: Respo
     }),
     map(responseFrame),
   );
-  const done = () => {
+  // A stream that ends before its terminal event leaves an `incomplete` snapshot, and tells a client still there.
+  const finalFrame = () => {
+    if (settled) return undefined;
+    const response = draft.snapshot('incomplete', 'interrupted');
+    settle(response);
+    return responseFrame(draft.event('response.incomplete', { response }));
+  };
+  return serveSse(res, frames$, { cancellation, stop$, metrics, keepaliveMs: context.keepaliveMs, maxBufferedBytes: context.maxBufferedBytes, finalFrame }).finally(() => {
     metrics.inFlightStreams.dec();
     finish();
-  };
-  return new Promise<void>((resolve) => {
-    streamToClient(frames$, {
-      sink: res,
-      clientClose$: responseEnd$(res, stop$, cancellation, metrics),
-      cancellation,
-      keepaliveMs: context.keepaliveMs,
-      maxBufferedBytes: context.maxBufferedBytes,
-    }).subscribe({
-      complete: () => {
-        if (!settled) {
-          const response = draft.snapshot('incomplete', 'interrupted');
-          settle(response);
-          if (!res.destroyed) res.write(responseFrame(draft.event('response.incomplete', { response })));
-        }
-        locals.outcome ??= 'completed';
-        res.end();
-        done();
-        resolve();
-      },
-      error: () => {
-        locals.outcome = 'client_disconnected';
-        if (!settled) settle(draft.snapshot('incomplete', 'interrupted'));
-        res.destroy();
-        done();
-        resolve();
-      },
-    });
   });
 }
