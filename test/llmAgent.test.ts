@@ -10,7 +10,7 @@ import { currentTimeTool } from '../src/agent/tools/currentTimeTool.js';
 import { defineTool } from '../src/agent/tools/tool.js';
 import { captureLogger } from './support/captureLogger.js';
 import { collectRun, textOf } from './support/collectRun.js';
-import { answer, createScriptedUpstream, frames, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
+import { answer, createScriptedUpstream, frames, parallelToolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
 
 const API_KEY = 'sk-test-secret-key-1234';
 const QUESTION = { model: 'rxgate-agent', messages: [{ role: 'user' as const, content: 'hello' }] };
@@ -74,20 +74,7 @@ describe('the LLM agent against a scripted upstream', () => {
 
   it('runs two parallel tool calls concurrently, sends their results back, and streams the final answer', async () => {
     const { agent, upstream } = await agentFor([
-      {
-        steps: [
-          frames.role(),
-          frames.toolCallStart(0, 'call_time', 'current_time'),
-          frames.toolCallStart(1, 'call_calc', 'calculator'),
-          frames.toolCallArguments(0, '{"timezone":'),
-          frames.toolCallArguments(1, '{"expression":"6*'),
-          frames.toolCallArguments(0, '"UTC"}'),
-          frames.toolCallArguments(1, '7"}'),
-          frames.finish('tool_calls'),
-          frames.usage(20, 5),
-          frames.done(),
-        ],
-      },
+      parallelToolCalls(),
       answer('It is late, ', 'and 6*7 is 42.'),
     ]);
 

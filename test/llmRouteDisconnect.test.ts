@@ -1,30 +1,16 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { defineTool } from '../src/agent/tools/tool.js';
 import { dataFrames, readUntil } from './support/readSse.js';
-import { answer, createScriptedUpstream, frames, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
-import { startLlmGateway, type LlmGateway } from './support/startLlmGateway.js';
+import { answer, frames } from './support/scriptedUpstream.js';
+import { TEST_API_KEY, useLlmGateway } from './support/startLlmGateway.js';
 
 // Issue 4, end to end: a client of POST /v1/chat/completions that leaves stops the upstream LLM.
 
-const API_KEY = 'sk-test-secret-key-1234';
-
-let upstream: ScriptedUpstream | undefined;
-let gateway: LlmGateway | undefined;
-afterEach(async () => {
-  await gateway?.close();
-  await upstream?.close();
-  gateway = undefined;
-  upstream = undefined;
-});
-
-async function start(scripts: UpstreamScript[], agent: Parameters<typeof startLlmGateway>[0] extends infer A ? Partial<A> : never = {}) {
-  upstream = await createScriptedUpstream(scripts);
-  gateway = await startLlmGateway({ baseUrl: upstream.baseUrl, apiKey: API_KEY, ...agent });
-  return { upstream, gateway };
-}
+const API_KEY = TEST_API_KEY;
+const { start } = useLlmGateway();
 
 function chat(url: string, body: Record<string, unknown>, signal?: AbortSignal) {
   return fetch(`${url}/v1/chat/completions`, {

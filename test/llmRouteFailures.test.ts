@@ -1,24 +1,17 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LlmAgentOptions } from '../src/agent/llm/createLlmAgent.js';
 import { dataFrames, readUntil } from './support/readSse.js';
-import { createScriptedUpstream, frames, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
-import { startLlmGateway, type LlmGateway } from './support/startLlmGateway.js';
+import { frames, type UpstreamScript } from './support/scriptedUpstream.js';
+import { TEST_API_KEY, useLlmGateway } from './support/startLlmGateway.js';
 
 // Every upstream failure, through POST /v1/chat/completions: an error frame when streaming, an
 // HTTP error when not, the upstream key nowhere, and the service still healthy afterwards.
 
-const API_KEY = 'sk-test-secret-key-1234';
+const API_KEY = TEST_API_KEY;
+const gateways = useLlmGateway();
 const QUESTION = [{ role: 'user' as const, content: 'hello' }];
 
-let upstream: ScriptedUpstream | undefined;
-let gateway: LlmGateway | undefined;
-afterEach(async () => {
-  await gateway?.close();
-  await upstream?.close();
-  gateway = undefined;
-  upstream = undefined;
-});
 
 interface FailureCase {
   readonly name: string;
@@ -112,16 +105,8 @@ const CASES: readonly (() => FailureCase)[] = [
   }),
 ];
 
-async function start(failure: FailureCase) {
-  let baseUrl: string;
-  if (failure.script) {
-    upstream = await createScriptedUpstream([failure.script]);
-    baseUrl = upstream.baseUrl;
-  } else {
-    baseUrl = await unusedBaseUrl();
-  }
-  gateway = await startLlmGateway({ baseUrl, apiKey: API_KEY, ...failure.agent });
-  return gateway;
+function start(failure: FailureCase) {
+  return failure.script ? gateways.start([failure.script], failure.agent) : gateways.startUnreachable(failure.agent);
 }
 
 function chat(url: string, stream: boolean) {
@@ -135,7 +120,8 @@ function chat(url: string, stream: boolean) {
 describe.each(CASES.map((make) => [make().name, make] as const))('upstream failure through the route: %s', (_name, make) => {
   it('streams one error frame with its code and no [DONE] nor finish_reason; answers non-streaming with its status; leaks no key; stays healthy', async () => {
     const failure = make();
-    const { url, log } = await start(failure);
+    const { upstream, gateway } = await start(failure);
+    const { url, log } = gateway;
     const envelope = { error: { message: expect.stringContaining(failure.message), type: 'upstream_error', param: null, code: `upstream_${failure.kind}` } };
 
     const streamed = await chat(url, true);
@@ -182,7 +168,7 @@ describe.each(CASES.map((make) => [make().name, make] as const))('upstream failu
 
 describe('upstream failures and the official openai SDK', () => {
   it('raises APIError for the error frame of a stream, and a 502 APIError without streaming', async () => {
-    const { url } = await start(CASES[5]!());
+    const { url } = (await start(CASES[5]!())).gateway;
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 });
 
     const stream = await client.chat.completions.create({ model: 'rxgate-agent', messages: QUESTION, stream: true });

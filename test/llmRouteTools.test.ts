@@ -1,45 +1,18 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dataFrames } from './support/readSse.js';
-import { answer, createScriptedUpstream, frames, type ScriptedUpstream } from './support/scriptedUpstream.js';
-import { startLlmGateway, type LlmGateway } from './support/startLlmGateway.js';
+import { answer, parallelToolCalls, type ScriptedUpstream } from './support/scriptedUpstream.js';
+import { TEST_API_KEY, useLlmGateway } from './support/startLlmGateway.js';
 
 // Two model calls through POST /v1/chat/completions: the model asks for current_time and
 // calculator in parallel, rxgate runs the real built-in tools, then the model answers.
 
-const API_KEY = 'sk-test-secret-key-1234';
+const API_KEY = TEST_API_KEY;
+const gateways = useLlmGateway();
 const QUESTION = [{ role: 'user' as const, content: 'What time is it, and what is 6*7?' }];
 
-let upstream: ScriptedUpstream | undefined;
-let gateway: LlmGateway | undefined;
-afterEach(async () => {
-  await gateway?.close();
-  await upstream?.close();
-  gateway = undefined;
-  upstream = undefined;
-});
-
-async function start() {
-  upstream = await createScriptedUpstream([
-    {
-      steps: [
-        frames.role(),
-        frames.reasoning('Two tools at once.'),
-        frames.toolCallStart(0, 'call_time', 'current_time'),
-        frames.toolCallStart(1, 'call_calc', 'calculator'),
-        frames.toolCallArguments(0, '{"timezone":'),
-        frames.toolCallArguments(1, '{"expression":"6*'),
-        frames.toolCallArguments(0, '"UTC"}'),
-        frames.toolCallArguments(1, '7"}'),
-        frames.finish('tool_calls'),
-        frames.usage(20, 5),
-        frames.done(),
-      ],
-    },
-    answer('It is now, ', 'and 6*7 is 42.'),
-  ]);
-  gateway = await startLlmGateway({ baseUrl: upstream.baseUrl, apiKey: API_KEY });
-  return { upstream, gateway };
+function start() {
+  return gateways.start([parallelToolCalls({ reasoning: 'Two tools at once.' }), answer('It is now, ', 'and 6*7 is 42.')]);
 }
 
 interface Chunk {

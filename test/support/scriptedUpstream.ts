@@ -79,6 +79,28 @@ export function answer(...texts: string[]): UpstreamScript {
   return { steps: [frames.role(), ...texts.map(frames.text), frames.finish('stop'), frames.usage(10, texts.length), frames.done()] };
 }
 
+/**
+ * A model call that asks for `current_time` (UTC) and `calculator` (6*7) at once, their argument
+ * fragments interleaved, optionally after some reasoning.
+ */
+export function parallelToolCalls({ reasoning }: { reasoning?: string } = {}): UpstreamScript {
+  return {
+    steps: [
+      frames.role(),
+      ...(reasoning ? [frames.reasoning(reasoning)] : []),
+      frames.toolCallStart(0, 'call_time', 'current_time'),
+      frames.toolCallStart(1, 'call_calc', 'calculator'),
+      frames.toolCallArguments(0, '{"timezone":'),
+      frames.toolCallArguments(1, '{"expression":"6*'),
+      frames.toolCallArguments(0, '"UTC"}'),
+      frames.toolCallArguments(1, '7"}'),
+      frames.finish('tool_calls'),
+      frames.usage(20, 5),
+      frames.done(),
+    ],
+  };
+}
+
 async function play(res: ServerResponse, steps: readonly UpstreamStep[]): Promise<void> {
   for (const step of steps) {
     if (res.destroyed) return;

@@ -1,6 +1,8 @@
 import { createLlmAgent, type LlmAgentOptions } from '../../src/agent/llm/createLlmAgent.js';
 import { calculatorTool } from '../../src/agent/tools/calculatorTool.js';
 import { currentTimeTool } from '../../src/agent/tools/currentTimeTool.js';
+import { afterEach } from 'vitest';
+import { createScriptedUpstream, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
 import { watchedLogger } from './watchedLogger.js';
 
@@ -17,4 +19,35 @@ export async function startLlmGateway(agent: Omit<LlmAgentOptions, 'model' | 'lo
   const log = watchedLogger();
   const llm = createLlmAgent({ model: 'up-model', tools: [currentTimeTool, calculatorTool], logger: log.logger, ...agent });
   return { ...(await startApp(llm, {}, { logger: log.logger })), log };
+}
+
+/** The upstream API key the gateway tests configure; it must never show up in a response or a log. */
+export const TEST_API_KEY = 'sk-test-secret-key-1234';
+
+type GatewayOptions = Partial<Parameters<typeof startLlmGateway>[0]>;
+
+/**
+ * A scripted upstream and the gateway in front of it, closed after each test. `start` plays
+ * `scripts`; `startUnreachable` points the gateway at a port nothing listens on.
+ */
+export function useLlmGateway() {
+  let upstream: ScriptedUpstream | undefined;
+  let gateway: LlmGateway | undefined;
+  afterEach(async () => {
+    await gateway?.close();
+    await upstream?.close();
+    gateway = undefined;
+    upstream = undefined;
+  });
+  const open = async (baseUrl: string, agent: GatewayOptions) => (gateway = await startLlmGateway({ baseUrl, apiKey: TEST_API_KEY, ...agent }));
+  return {
+    async start(scripts: readonly UpstreamScript[], agent: GatewayOptions = {}) {
+      const started = await createScriptedUpstream(scripts);
+      upstream = started;
+      return { upstream: started, gateway: await open(started.baseUrl, agent) };
+    },
+    async startUnreachable(agent: GatewayOptions = {}) {
+      return { upstream: undefined, gateway: await open(await unusedBaseUrl(), agent) };
+    },
+  };
 }
