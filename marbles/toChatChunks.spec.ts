@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
-import { toChatChunks } from '../src/protocol/toChatChunks.js';
+import { toChatChunks } from '../src/chat/toChatChunks.js';
 import { META } from './support/chatFrames.js';
 import { marbles } from './support/marbles.js';
 

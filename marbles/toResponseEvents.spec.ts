@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
 import { AgentError } from '../src/errors/AgentError.js';
-import type { ResponseMeta } from '../src/protocol/responses/responseObject.js';
-import { toResponseEvents } from '../src/protocol/responses/toResponseEvents.js';
+import type { ResponseMeta } from '../src/responses/responseObject.js';
+import { toResponseEvents } from '../src/responses/toResponseEvents.js';
 import { marbles } from './support/marbles.js';
 
 const META: ResponseMeta = { id: 'resp_1', createdAt: 1700000000, model: 'm', instructions: null, previousResponseId: null, store: true, background: false };

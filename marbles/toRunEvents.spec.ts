@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
 import { AgentError } from '../src/errors/AgentError.js';
-import { toRunEvents } from '../src/protocol/runs/toRunEvents.js';
+import { toRunEvents } from '../src/runs/toRunEvents.js';
 import { marbles } from './support/marbles.js';
 
 const EVENTS: Record<string, AgentEvent> = {

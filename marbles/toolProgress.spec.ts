@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import type { AgentEvent, FinishReason } from '../src/agent/agentEvent.js';
-import type { ChatChunkChoice, ChatCompletionChunk, ChatDelta } from '../src/protocol/chatCompletionChunk.js';
-import { toChatChunks } from '../src/protocol/toChatChunks.js';
+import type { ChatChunkChoice, ChatCompletionChunk, ChatDelta } from '../src/chat/chatCompletionChunk.js';
+import { toChatChunks } from '../src/chat/toChatChunks.js';
 import { marbles } from './support/marbles.js';
 import { META } from './support/chatFrames.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Cancellation } from '../src/agent/cancellation.js';
-import { writeTo } from '../src/http/writeTo.js';
+import { writeTo } from '../src/sse/writeTo.js';
 import { FakeSink } from './support/fakeSink.js';
 import { marbles } from './support/marbles.js';
 

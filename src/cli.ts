@@ -3,11 +3,11 @@ import { loadConfig, type Config } from './config.js';
 import { createAgentFor } from './createAgentFor.js';
 import { ConfigError } from './errors/ConfigError.js';
 import { RxgateError } from './errors/RxgateError.js';
-import { upstreamReadiness } from './health/upstreamReadiness.js';
+import { upstreamReadiness } from './agent/llm/upstreamReadiness.js';
 import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
-import { startServer } from './server.js';
+import { startServer } from './http/startServer.js';
 import { Store } from './store/Store.js';
 
 function openStore(config: Config): Store {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from './errors/ConfigError.js';
-import type { PipelineOperators } from './pipeline/pipelineOperators.js';
+import type { PipelineOperators } from './chat/pipelineOperators.js';
 
 const isOperatorList = (value: unknown) => value === undefined || (Array.isArray(value) && value.every((item) => typeof item === 'function'));
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/ConfigError.js';
-import { assertSafeExposure } from '../src/server.js';
+import { assertSafeExposure } from '../src/http/startServer.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { startApp, type TestApp } from './support/startApp.js';
 

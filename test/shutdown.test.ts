@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/server.js';
+import { startServer } from '../src/http/startServer.js';
 import { dataFrames, readUntil } from './support/readSse.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ResponseObject } from '../src/protocol/responses/responseObject.js';
+import type { ResponseObject } from '../src/responses/responseObject.js';
 import { DATABASE_FILE } from '../src/store/openDatabase.js';
 import { Store } from '../src/store/Store.js';
 

@@ -5,8 +5,8 @@ import OpenAI from 'openai';
 import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
-import { chatCompletionFrames } from '../src/protocol/chatCompletionFrames.js';
-import { createChatCompletionMeta } from '../src/protocol/createChatCompletionMeta.js';
+import { chatCompletionFrames } from '../src/chat/chatCompletionFrames.js';
+import { createChatCompletionMeta } from '../src/chat/createChatCompletionMeta.js';
 
 const RUN: AgentEvent[] = [
   { type: 'tool_start', callId: 'call_1', name: 'calculator', arguments: '{"expression":"6*7"}' },

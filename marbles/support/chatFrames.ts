@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../src/agent/agentEvent.js';
-import type { ChatCompletionMeta, ChatDelta } from '../../src/protocol/chatCompletionChunk.js';
+import type { ChatCompletionMeta, ChatDelta } from '../../src/chat/chatCompletionChunk.js';
 import { serializeFrame } from '../../src/sse/serializeFrame.js';
 
 export const META: ChatCompletionMeta = { id: 'chatcmpl-test', created: 1_700_000_000, model: 'rxgate-agent', includeUsage: false };

@@ -5,10 +5,10 @@ import { Cancellation } from '../../src/agent/cancellation.js';
 import { createRun } from '../../src/agent/createRun.js';
 import type { InterruptReason } from '../../src/agent/interruptReason.js';
 import { streamToClient } from '../../src/http/streamToClient.js';
-import { chatCompletionFrames } from '../../src/protocol/chatCompletionFrames.js';
-import { compactChatFrames } from '../../src/protocol/compactChatFrames.js';
+import { chatCompletionFrames } from '../../src/chat/chatCompletionFrames.js';
+import { compactChatFrames } from '../../src/chat/compactChatFrames.js';
 import { applyOperators } from '../../src/pipeline/applyOperators.js';
-import type { PipelineContext, PipelineOperators } from '../../src/pipeline/pipelineOperators.js';
+import type { PipelineContext, PipelineOperators } from '../../src/chat/pipelineOperators.js';
 import { META } from './chatFrames.js';
 import type { FakeSink } from './fakeSink.js';
 

@@ -2,10 +2,10 @@ import { Subject, Subscription, type Observable } from 'rxjs';
 import { Cancellation } from '../agent/cancellation.js';
 import type { InterruptReason } from '../agent/interruptReason.js';
 import { RequestError } from '../errors/RequestError.js';
-import type { ActiveRuns } from '../http/activeRuns.js';
+import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { EventLog } from '../store/EventLog.js';
-import type { LoggedEvent } from '../store/loggedEvent.js';
+import type { LoggedEvent } from './loggedEvent.js';
 
 /** How a detached run's events ended: on their own (perhaps after a failure), or interrupted with a reason. */
 export interface DetachedRunEnd {

@@ -1,6 +1,6 @@
 import { concat, defer, EMPTY, filter, from, type Observable } from 'rxjs';
 import type { EventLog } from '../store/EventLog.js';
-import type { LoggedEvent } from '../store/loggedEvent.js';
+import type { LoggedEvent } from './loggedEvent.js';
 import type { DetachedRuns } from './DetachedRuns.js';
 
 /**

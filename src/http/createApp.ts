@@ -5,20 +5,20 @@ import type { Config } from '../config.js';
 import { RequestError } from '../errors/RequestError.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
-import type { PipelineOperators } from '../pipeline/pipelineOperators.js';
+import type { PipelineOperators } from '../chat/pipelineOperators.js';
 import { DetachedRuns } from '../detached/DetachedRuns.js';
 import { Store } from '../store/Store.js';
-import { ActiveRuns } from './activeRuns.js';
+import { ActiveRuns } from '../pipeline/activeRuns.js';
 import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
 import { Readiness } from './readiness.js';
 import { requestContext } from './requestContext.js';
-import { responsesRouter } from './responses/responsesRouter.js';
-import { runsRouter } from './runs/runsRouter.js';
-import { chatCompletionsRoute } from './routes/chatCompletions.js';
-import { healthRoute, readinessRoute } from './routes/health.js';
-import { metricsRoute } from './routes/metrics.js';
-import { modelsRoute } from './routes/models.js';
+import { responsesRouter } from '../responses/responsesRouter.js';
+import { runsRouter } from '../runs/runsRouter.js';
+import { chatCompletionsRoute } from '../chat/chatCompletionsRoute.js';
+import { healthRoute, readinessRoute } from './healthRoutes.js';
+import { metricsRoute } from './metricsRoute.js';
+import { modelsRoute } from './modelsRoute.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
   Partial<Pick<Config, 'maxConcurrentRuns'>>;

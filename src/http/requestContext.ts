@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Usage } from '../agent/agentEvent.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import type { StreamOutcome } from './streamOutcome.js';
+import type { StreamOutcome } from '../pipeline/streamOutcome.js';
 
 /** What rxgate keeps on `res.locals` for one request. */
 export interface RequestLocals {

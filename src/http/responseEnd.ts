@@ -2,9 +2,9 @@ import type { Response } from 'express';
 import { merge, tap, type Observable } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import { clientClose$ } from './clientClose.js';
+import { clientClose$ } from '../pipeline/clientClose.js';
 import { localsOf } from './requestContext.js';
-import { outcomeOfInterrupt } from './streamOutcome.js';
+import { outcomeOfInterrupt } from '../pipeline/streamOutcome.js';
 
 /**
  * Emits when a response must end before its run does: the client left, or the server asked

@@ -7,8 +7,8 @@ import type { Metrics } from '../metrics/createMetrics.js';
 import { KEEPALIVE_FRAME } from '../sse/keepalive.js';
 import { localsOf } from './requestContext.js';
 import { responseEnd$ } from './responseEnd.js';
-import { SSE_HEADERS } from './sseHeaders.js';
-import { outcomeOfInterrupt } from './streamOutcome.js';
+import { SSE_HEADERS } from '../sse/sseHeaders.js';
+import { outcomeOfInterrupt } from '../pipeline/streamOutcome.js';
 import { streamToClient } from './streamToClient.js';
 
 export interface ServeSseOptions {

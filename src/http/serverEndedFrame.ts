@@ -1,6 +1,6 @@
 import type { InterruptReason } from '../agent/interruptReason.js';
 import { serializeFrame } from '../sse/serializeFrame.js';
-import type { StreamOutcome } from './streamOutcome.js';
+import type { StreamOutcome } from '../pipeline/streamOutcome.js';
 
 /**
  * The last frame of a stream the server ended (stop, shutdown): an error, so that SDKs raise

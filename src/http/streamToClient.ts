@@ -1,8 +1,8 @@
 import { takeUntil, type Observable, type SchedulerLike } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
 import { keepalive } from '../sse/keepalive.js';
-import type { SseSink } from './sseSink.js';
-import { writeTo } from './writeTo.js';
+import type { SseSink } from '../sse/sseSink.js';
+import { writeTo } from '../sse/writeTo.js';
 
 export interface StreamToClientOptions {
   readonly sink: SseSink;

@@ -1,6 +1,6 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { composeOperators } from './composeOperators.js';
-import type { PipelineContext } from './pipelineOperators.js';
+import type { PipelineContext } from '../chat/pipelineOperators.js';
 
 /**
  * Instantiates a list of operator factories for one request and composes them, first to last,

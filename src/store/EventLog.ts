@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { LoggedEvent } from './loggedEvent.js';
+import type { LoggedEvent } from '../detached/loggedEvent.js';
 
 export interface EventLogOptions {
   /** How long appended events may wait before they are written in one transaction. Default 20 ms. */

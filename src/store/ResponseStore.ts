@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ChatMessage } from '../agent/agent.js';
 import { RequestError } from '../errors/RequestError.js';
-import type { ResponseObject } from '../protocol/responses/responseObject.js';
+import type { ResponseObject } from '../responses/responseObject.js';
 
 export type Tombstone = 'evicted' | 'deleted';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RunObject } from '../protocol/runs/runObject.js';
+import type { RunObject } from '../runs/runObject.js';
 
 /** Runs, by id, as the JSON `GET /v1/runs/{id}` answers. */
 export class RunStore {

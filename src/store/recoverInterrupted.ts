@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { ResponseObject } from '../protocol/responses/responseObject.js';
-import type { RunObject } from '../protocol/runs/runObject.js';
+import type { ResponseObject } from '../responses/responseObject.js';
+import type { RunObject } from '../runs/runObject.js';
 
 export const INTERRUPTED_MESSAGE = 'rxgate: the server stopped while this was in progress (crash or kill); it did not finish';
 

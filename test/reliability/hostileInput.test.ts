@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer } from '../../src/http/startServer.js';
 import { finish, say, ScriptedAgent } from '../support/scriptedAgent.js';
 import { chunked, exchange, postHead } from './support/rawHttp.js';
 

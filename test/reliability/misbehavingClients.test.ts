@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../../src/config.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer } from '../../src/http/startServer.js';
 import { createScriptedUpstream, frames, type ScriptedUpstream, type UpstreamScript, type UpstreamStep } from '../support/scriptedUpstream.js';
 import { collect, openSocket } from './support/rawHttp.js';
 

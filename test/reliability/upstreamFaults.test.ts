@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../../src/config.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer } from '../../src/http/startServer.js';
 import { dataFrames } from '../support/readSse.js';
 import { createScriptedUpstream, frames, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from '../support/scriptedUpstream.js';
 

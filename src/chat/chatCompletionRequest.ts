@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import type { ChatMessage } from '../agent/agent.js';
+import { RequestError } from '../errors/RequestError.js';
+import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
+
+/** Caps that keep a hostile body from making the agent's input explode. */
+export const MAX_TEXT_CHARS = 64 * 1024;
+export const MAX_PARTS = 1000;
+export const MAX_MESSAGES = 1000;
+
+const text = z.string().max(MAX_TEXT_CHARS, `text longer than ${MAX_TEXT_CHARS} characters`);
+const part = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text'), text }),
+    z.object({
+      type: z.literal('image_url'),
+      image_url: z.object({ url: text, detail: z.enum(['auto', 'low', 'high']).optional() }),
+    }),
+  ],
+  { error: 'a content part must have type "text" or "image_url"' },
+);
+const content = z.union([text, z.array(part).max(MAX_PARTS, `more than ${MAX_PARTS} content parts`)], {
+  error: 'content must be a string or an array of content parts',
+});
+const toolCall = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+const message = z.discriminatedUnion(
+  'role',
+  [
+    z.object({ role: z.enum(['system', 'developer', 'user']), content }),
+    z.object({ role: z.literal('assistant'), content: content.nullable().optional(), tool_calls: z.array(toolCall).optional() }),
+    z.object({ role: z.literal('tool'), content, tool_call_id: z.string() }),
+  ],
+  { error: 'a message must be an object with role system, developer, user, assistant or tool' },
+);
+
+export const chatCompletionRequestSchema = z.object({
+  model: z.string().min(1).max(256).optional(),
+  messages: z
+    .array(message, { error: 'messages must be a non-empty array of messages' })
+    .min(1, 'messages must be a non-empty array of messages')
+    .max(MAX_MESSAGES, `more than ${MAX_MESSAGES} messages`),
+  stream: z.boolean({ error: 'stream must be a boolean' }).nullable().optional(),
+  stream_options: z
+    .looseObject({
+      include_usage: z.boolean({ error: 'include_usage must be a boolean' }).optional(),
+      include_tool_progress: z.boolean({ error: 'include_tool_progress must be a boolean' }).optional(),
+    })
+    .nullable()
+    .optional(),
+});
+
+export interface ChatCompletionRequest {
+  readonly model: string | undefined;
+  readonly messages: readonly ChatMessage[];
+  readonly stream: boolean;
+  readonly includeUsage: boolean;
+  /** rxgate's extension: tool starts and ends as chunks with an `rxgate_tool` field. */
+  readonly includeToolProgress: boolean;
+}
+
+const hasText = (content: ChatMessage['content']): boolean =>
+  typeof content === 'string' ? content.trim() !== '' : (content ?? []).some((part) => part.type === 'image_url' || part.text.trim() !== '');
+
+/** Checks a parsed JSON body; anything wrong becomes a 400 that names the offending path. */
+export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {
+  assertObjectBody(body);
+  const parsed = chatCompletionRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidRequest(parsed.error, body);
+  const { model, messages, stream, stream_options } = parsed.data;
+  if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
+    throw new RequestError(400, 'messages must contain at least one user message with content', 'invalid_request_error', 'messages', 'invalid_value');
+  }
+  return {
+    model,
+    messages: messages as ChatMessage[],
+    stream: stream ?? false,
+    includeUsage: stream_options?.include_usage ?? false,
+    includeToolProgress: stream_options?.include_tool_progress ?? false,
+  };
+}

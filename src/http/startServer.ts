@@ -1,0 +1,89 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Agent } from '../agent/agent.js';
+import { InterruptReason } from '../agent/interruptReason.js';
+import type { Config } from '../config.js';
+import { ConfigError } from '../errors/ConfigError.js';
+import { createApp } from './createApp.js';
+import type { ActiveRuns } from '../pipeline/activeRuns.js';
+import { Readiness, type ReadinessCheck } from './readiness.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { Metrics } from '../metrics/createMetrics.js';
+import type { Store } from '../store/Store.js';
+import type { PipelineOperators } from '../chat/pipelineOperators.js';
+
+export type ServerConfig = Config;
+
+export interface RunningServer {
+  readonly server: Server;
+  readonly url: string;
+  readonly activeRuns: ActiveRuns;
+  /** What `GET /health/ready` reports; turns not ready as soon as shutdown starts. */
+  readonly readiness: Readiness;
+  /**
+   * Stops accepting connections, lets running streams finish for `graceMs`, then interrupts the
+   * rest with `Server shutting down` and resolves once every response has ended.
+   */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+export interface StartServerOptions {
+  readonly agent: Agent;
+  readonly config: ServerConfig;
+  readonly logger?: Logger;
+  /** Default: a new registry; pass the one the agent records into. */
+  readonly metrics?: Metrics;
+  /** User operators for every response; see `createApp`. */
+  readonly operators?: PipelineOperators;
+  /** Checks `GET /health/ready` runs besides "not shutting down" (the upstream, the store). */
+  readonly readinessChecks?: readonly ReadinessCheck[];
+  /** The store of the Responses and Runs APIs; see `createApp`. The caller closes it after shutdown. */
+  readonly store?: Store;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
+
+/** Without an API key, anything that is not loopback would hand the agent (and its bill) to the network. */
+export function assertSafeExposure({ host, apiKey }: Pick<Config, 'host' | 'apiKey'>): void {
+  if (!apiKey && !LOOPBACK.test(host)) {
+    throw new ConfigError(
+      `refusing to listen on ${host} without an API key: anyone who can reach it could run the agent. ` +
+        'Set RXGATE_API_KEY, or bind to 127.0.0.1.',
+    );
+  }
+}
+
+export async function startServer({ agent, config, logger = silentLogger, metrics, operators, readinessChecks = [], store }: StartServerOptions): Promise<RunningServer> {
+  assertSafeExposure(config);
+  const readiness = new Readiness();
+  for (const check of readinessChecks) readiness.add(check);
+  const { app, activeRuns } = createApp({ agent, config, logger, readiness, operators, metrics, store });
+  // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
+  // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.
+  const server = createServer(
+    { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs) },
+    app,
+  );
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
+
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = (graceMs = config.shutdownGraceMs) =>
+    (shuttingDown ??= (async () => {
+      readiness.markShuttingDown();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      logger.info({ activeRuns: activeRuns.size, graceMs }, 'shutting down');
+      await Promise.race([activeRuns.settled(), delay(graceMs)]);
+      await activeRuns.stopAll(InterruptReason.shuttingDown);
+      server.closeIdleConnections();
+      await Promise.race([closed, delay(1000).then(() => server.closeAllConnections())]);
+      logger.info('shut down');
+    })());
+
+  return { server, url: `http://${host}:${port}`, activeRuns, readiness, shutdown };
+}

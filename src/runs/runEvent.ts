@@ -1,0 +1,33 @@
+import type { Usage } from '../agent/agentEvent.js';
+
+export interface RunUsage {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly total_tokens: number;
+}
+
+export interface RunError {
+  readonly message: string;
+  readonly type: string;
+  readonly code: string | null;
+}
+
+/** What `GET /v1/runs/{id}/events` streams; the SSE event name is the `type`. */
+export type RunEvent =
+  | { readonly type: 'message.delta'; readonly delta: string }
+  | { readonly type: 'tool.started'; readonly call_id: string; readonly name: string; readonly arguments: string }
+  | {
+      readonly type: 'tool.completed';
+      readonly call_id: string;
+      readonly name: string;
+      readonly result?: string;
+      readonly error?: string;
+      readonly duration_ms: number;
+    }
+  | { readonly type: 'run.completed'; readonly output: string; readonly usage: RunUsage }
+  | { readonly type: 'run.failed'; readonly error: RunError }
+  | { readonly type: 'run.cancelled'; readonly reason: string };
+
+export function toRunUsage(usage: Usage): RunUsage {
+  return { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
+}

@@ -1,0 +1,56 @@
+import { catchError, concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
+import type { AgentEvent } from '../agent/agentEvent.js';
+import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
+import { toOpenAIError } from '../errors/toOpenAIError.js';
+import { toRunUsage, type RunEvent } from './runEvent.js';
+
+/**
+ * Encodes agent events as run events: `message.delta` per text delta, `tool.started` and
+ * `tool.completed` per tool call, then `run.completed` with the whole output and summed usage, or
+ * `run.failed` with the error (the stream then completes). Reasoning and usage events leave no
+ * event of their own.
+ *
+ * ```
+ * source:   --t--s--e--u--|      --t--#
+ * result:   --D--S--C-----(R|)   --D--(F|)
+ * ```
+ */
+export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
+  return (events$) =>
+    defer(() => {
+      let output = '';
+      let usage = ZERO_USAGE;
+      // One event makes at most one run event: map and filter, no inner Observable per delta.
+      function encode(event: AgentEvent): RunEvent | undefined {
+        switch (event.type) {
+          case 'text':
+            if (event.delta === '') return undefined;
+            output += event.delta;
+            return { type: 'message.delta', delta: event.delta };
+          case 'tool_start':
+            return { type: 'tool.started', call_id: event.callId, name: event.name, arguments: event.arguments };
+          case 'tool_end': {
+            const outcome = event.error === undefined ? { result: event.result ?? '' } : { error: event.error };
+            return { type: 'tool.completed', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs };
+          }
+          case 'usage':
+            usage = sumUsage(usage, event.usage);
+            return undefined;
+          default:
+            return undefined;
+        }
+      }
+      return concat(
+        events$.pipe(
+          map(encode),
+          filter((event) => event !== undefined),
+        ),
+        defer(() => of<RunEvent>({ type: 'run.completed', output, usage: toRunUsage(usage) })),
+      ).pipe(
+        catchError((error: unknown) => {
+          const { message, type, code } = toOpenAIError(error).body.error;
+          return of<RunEvent>({ type: 'run.failed', error: { message, type, code } });
+        }),
+      );
+    });
+}
