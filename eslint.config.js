@@ -15,7 +15,11 @@ export default tseslint.config(
       'rxjs-x/no-ignored-subscription': 'off',
       'rxjs-x/no-internal': 'error',
       'rxjs-x/no-nested-subscribe': 'error',
-      'rxjs-x/finnish': ['error', { functions: false, methods: false, parameters: true, properties: false, variables: true, strict: false }],
+      'rxjs-x/finnish': [
+        'error',
+        // An operator is a function of streams, not a stream: no $.
+        { functions: false, methods: false, parameters: true, properties: false, variables: true, strict: false, types: { '^(MonoType)?OperatorFunction$': false } },
+      ],
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },

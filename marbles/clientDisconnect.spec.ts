@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { EVENTS, FRAMES } from './support/chatFrames.js';
-import { FakeSink } from './support/fakeSink.js';
 import { marbles } from './support/marbles.js';
-import { runPipeline } from './support/runPipeline.js';
+import { FakeSink, runChatPipeline } from '../src/testing.js';
 
 describe('client disconnect', () => {
   it('cancels the run at the frame the client leaves, and writes nothing after it', marbles((m) => {
@@ -13,7 +12,7 @@ describe('client disconnect', () => {
     const clientClose$ = m.hot( '----x');
     const expected =            'RA-B|';
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink });
     m.expect(output$).toBeObservable(expected, FRAMES);
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();
@@ -30,7 +29,7 @@ describe('client disconnect', () => {
     const clientClose$ = m.hot( '-- 4s x');
     const expected =            'RA 4s |';
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink, keepaliveMs: 30_000 });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, keepaliveMs: 30_000 });
     m.expect(output$).toBeObservable(expected, FRAMES);
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();
@@ -46,7 +45,7 @@ describe('client disconnect', () => {
     const clientClose$ = m.hot( '------x');
     const expected =            'RA(FD|)';
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink });
     m.expect(output$).toBeObservable(expected, FRAMES);
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();
@@ -62,7 +61,7 @@ describe('client disconnect', () => {
     const clientClose$ = m.hot( '----x');
     const expected =            'RA-B|';
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink, interruptHandle: 'none' });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, interruptHandle: 'none' });
     m.expect(output$).toBeObservable(expected, FRAMES);
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();
@@ -78,7 +77,7 @@ describe('client disconnect', () => {
     const clientClose$ = m.hot( '----x');
     const expected =            'RA-B|';
 
-    const { output$, interrupts } = runPipeline(m.scheduler, { events$, clientClose$, sink, interruptHandle: 'throws' });
+    const { output$, interrupts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, interruptHandle: 'throws' });
     m.expect(output$).toBeObservable(expected, FRAMES);
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentError } from '../src/errors/AgentError.js';
 import { serializeFrame } from '../src/sse/serializeFrame.js';
 import { EVENTS, FRAMES } from './support/chatFrames.js';
-import { FakeSink } from './support/fakeSink.js';
 import { marbles } from './support/marbles.js';
-import { runPipeline } from './support/runPipeline.js';
+import { FakeSink, runChatPipeline } from '../src/testing.js';
 
 describe('run completion', () => {
   it('ends a completed run with its finish chunk and [DONE], and never interrupts it', marbles((m) => {
@@ -14,7 +13,7 @@ describe('run completion', () => {
     const clientClose$ = m.hot( '----------');
     const expected =            'RA-B-F(D|)';
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink });
     m.expect(output$).toBeObservable(expected, FRAMES);
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();
@@ -35,7 +34,7 @@ describe('run completion', () => {
       data: JSON.stringify({ error: { message: 'rxgate: the tool exploded', type: 'server_error', param: null, code: 'agent_error' } }),
     });
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink });
     m.expect(output$).toBeObservable(expected, { ...FRAMES, X: errorFrame });
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();

@@ -1,9 +1,8 @@
 import { describe, it } from 'vitest';
 import { keepalive } from '../src/sse/keepalive.js';
 import { EVENTS, FRAMES } from './support/chatFrames.js';
-import { FakeSink } from './support/fakeSink.js';
 import { marbles } from './support/marbles.js';
-import { runPipeline } from './support/runPipeline.js';
+import { FakeSink, runChatPipeline } from '../src/testing.js';
 
 describe('keepalive', () => {
   it('sends the first comment exactly ms after the last frame, and none after completion', marbles((m) => {
@@ -42,7 +41,7 @@ describe('keepalive', () => {
     const clientClose$ = m.hot( '-----------');
     const expected =            'R---K--A(FD|)';
 
-    const { output$ } = runPipeline(m.scheduler, { events$, clientClose$, sink, keepaliveMs: 4 });
+    const { output$ } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, keepaliveMs: 4 });
     m.expect(output$).toBeObservable(expected, FRAMES);
   }));
 });

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { SlowClientError } from '../src/errors/SlowClientError.js';
 import { chunkFrame, EVENTS, FRAMES, text } from './support/chatFrames.js';
-import { FakeSink } from './support/fakeSink.js';
 import { marbles } from './support/marbles.js';
-import { runPipeline } from './support/runPipeline.js';
+import { FakeSink, runChatPipeline } from '../src/testing.js';
 
 const bytes = (frame: string) => Buffer.byteLength(frame);
 
@@ -19,7 +18,7 @@ describe('a slow client', () => {
     const maxBufferedBytes = Math.floor(bytes(FRAMES.B) * 2.5);
 
     drain$.subscribe(() => sink.drain());
-    const { output$, interrupts } = runPipeline(m.scheduler, { events$, clientClose$, sink, maxBufferedBytes });
+    const { output$, interrupts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, maxBufferedBytes });
     m.expect(output$).toBeObservable(expected, { ...FRAMES, M: chunkFrame({ content: 'bcd' }) });
     m.flush();
 
@@ -36,7 +35,7 @@ describe('a slow client', () => {
     // x and y fit once merged, so the client is coalesced first; z cannot fit.
     const maxBufferedBytes = bytes(chunkFrame({ content: long + long })) + 10;
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink, maxBufferedBytes });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, maxBufferedBytes });
     m.expect(output$).toBeObservable(expected, FRAMES, expect.objectContaining({ name: SlowClientError.name }));
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
 import { AgentError } from '../src/errors/AgentError.js';
 import type { ResponseMeta } from '../src/responses/responseObject.js';
+import { ResponseDraft } from '../src/responses/ResponseDraft.js';
 import { toResponseEvents } from '../src/responses/toResponseEvents.js';
 import { marbles } from './support/marbles.js';
 
@@ -32,7 +33,7 @@ describe('toResponseEvents', () => {
     const source$ =  m.cold('------t------t------u|', EVENTS);
     const expected =        '(AB)--(CDE)--F-------(GHIJ|)';
 
-    m.expect<unknown>(source$.pipe(toResponseEvents(META))).toBeObservable(expected, {
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
       ...opening,
       F: at(5, 'response.output_text.delta', { ...where, delta: 'hi', logprobs: [] }),
       G: at(6, 'response.output_text.done', { ...where, text: 'hihi', logprobs: [] }),
@@ -49,7 +50,7 @@ describe('toResponseEvents', () => {
     const expected =        '(AB)--(CDE)--F------(G|)';
     const item = { id: fcId, type: 'function_call', call_id: 'c1', name: 'calculator' };
 
-    m.expect<unknown>(source$.pipe(toResponseEvents(META))).toBeObservable(expected, {
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
       A: opening.A,
       B: opening.B,
       C: at(2, 'response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } }),
@@ -64,7 +65,7 @@ describe('toResponseEvents', () => {
     const source$ =  m.cold('------t------l|', EVENTS);
     const expected =        '(AB)--(CDE)---(GHIJ|)';
 
-    m.expect<unknown>(source$.pipe(toResponseEvents(META))).toBeObservable(expected, {
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
       ...opening,
       G: at(5, 'response.output_text.done', { ...where, text: 'hi', logprobs: [] }),
       H: at(6, 'response.content_part.done', { ...where, part: part('hi') }),
@@ -77,7 +78,7 @@ describe('toResponseEvents', () => {
     const source$ =  m.cold('------t------#', EVENTS, new AgentError('the tool broke', 'tool_failed'));
     const expected =        '(AB)--(CDE)--(F|)';
 
-    m.expect<unknown>(source$.pipe(toResponseEvents(META))).toBeObservable(expected, {
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
       ...opening,
       F: at(5, 'response.failed', {
         response: response('failed', { error: { code: 'tool_failed', message: 'rxgate: the tool broke' }, output: [expect.objectContaining({ status: 'incomplete' })] }),
@@ -90,6 +91,6 @@ describe('toResponseEvents', () => {
     const sub =             '^---------!';
     const expected =        '(AB)--(CDE)';
 
-    m.expect<unknown>(source$.pipe(toResponseEvents(META)), sub).toBeObservable(expected, opening);
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META))), sub).toBeObservable(expected, opening);
   }));
 });

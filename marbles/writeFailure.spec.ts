@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { ClientGoneError } from '../src/errors/ClientGoneError.js';
 import { EVENTS, FRAMES } from './support/chatFrames.js';
-import { FakeSink } from './support/fakeSink.js';
 import { marbles } from './support/marbles.js';
-import { runPipeline } from './support/runPipeline.js';
+import { FakeSink, runChatPipeline } from '../src/testing.js';
 
 describe('a failed write', () => {
   for (const code of ['EPIPE', 'ECONNRESET']) {
@@ -15,7 +14,7 @@ describe('a failed write', () => {
       const clientClose$ = m.hot( '--------');
       const expected =            'RA-(B#)';
 
-      const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink });
+      const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink });
       m.expect(output$).toBeObservable(expected, FRAMES, expect.objectContaining({ name: ClientGoneError.name }));
       m.expect(events$).toHaveSubscriptions(eventsSubs);
       m.flush();

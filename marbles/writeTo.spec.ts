@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Cancellation } from '../src/agent/cancellation.js';
 import { writeTo } from '../src/sse/writeTo.js';
-import { FakeSink } from './support/fakeSink.js';
 import { marbles } from './support/marbles.js';
+import { FakeSink } from '../src/testing.js';
 
 const FRAMES = { a: 'data: a\n\n', b: 'data: b\n\n', c: 'data: c\n\n' };
 

@@ -8,11 +8,12 @@ import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { startServer } from './http/startServer.js';
+import { retentionPolicy } from './store/enforceRetention.js';
 import { Store } from './store/Store.js';
 
 function openStore(config: Config): Store {
   try {
-    return new Store({ dataDir: config.dataDir, retention: { maxItems: config.retentionMaxItems, maxAgeMs: config.retentionMaxAgeDays * 24 * 3600 * 1000 } });
+    return new Store({ dataDir: config.dataDir, retention: retentionPolicy(config) });
   } catch (error) {
     throw new ConfigError(`RXGATE_DATA_DIR=${JSON.stringify(config.dataDir)}: cannot open the store there: ${(error as Error).message}`);
   }
@@ -26,7 +27,6 @@ async function main(): Promise<void> {
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
   const store = openStore(config);
-  if (store.recovered > 0) logger.warn({ recovered: store.recovered }, 'marked responses and runs left in flight by the previous process as failed');
   const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store });
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);

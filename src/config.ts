@@ -94,3 +94,6 @@ export function loadConfig(env: ConfigSource = process.env, argv: readonly strin
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config as Config;
 }
+
+/** Every setting at its default: the one place library code takes a default from. */
+export const DEFAULTS: Config = loadConfig({});

@@ -30,9 +30,10 @@ export { coalesce, deadline, maxOutput, measure, rateLimit } from './operators/i
 export type { CoalesceOptions, DeadlineOptions, MaxOutputOptions, MeasureOptions, RateLimitOptions, StreamMetrics } from './operators/index.js';
 export { applyOperators } from './pipeline/applyOperators.js';
 export { composeOperators } from './pipeline/composeOperators.js';
-export type { ChunkOperator, EventOperator, PipelineContext, PipelineOperators } from './chat/pipelineOperators.js';
+export type { EventOperator, PipelineContext } from './pipeline/pipelineContext.js';
+export type { ChunkOperator, PipelineOperators } from './chat/pipelineOperators.js';
 
-export { chatCompletionFrames } from './chat/chatCompletionFrames.js';
+export { chatProtocol } from './chat/chatProtocol.js';
 export type { ChatCompletionChunk, ChatCompletionMeta } from './chat/chatCompletionChunk.js';
 export { toChatChunks } from './chat/toChatChunks.js';
 export { toChatCompletion, type ChatCompletion } from './chat/toChatCompletion.js';
@@ -42,7 +43,8 @@ export { keepalive, KEEPALIVE_FRAME } from './sse/keepalive.js';
 export { serializeComment, serializeFrame, type SseMessage } from './sse/serializeFrame.js';
 export { sseFrames } from './sse/sseFrames.js';
 export { clientClose$ } from './pipeline/clientClose.js';
-export { streamToClient, type StreamToClientOptions } from './http/streamToClient.js';
+export { ssePipeline, type SsePipelineOptions } from './pipeline/ssePipeline.js';
+export type { SseProtocol } from './pipeline/sseProtocol.js';
 export { writeTo, type WriteToOptions } from './sse/writeTo.js';
 export type { SseSink } from './sse/sseSink.js';
 export { Store, type StoreOptions } from './store/Store.js';

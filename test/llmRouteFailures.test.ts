@@ -122,7 +122,7 @@ describe.each(CASES.map((make) => [make().name, make] as const))('upstream failu
     const failure = make();
     const { upstream, gateway } = await start(failure);
     const { url, log } = gateway;
-    const envelope = { error: { message: expect.stringContaining(failure.message), type: 'upstream_error', param: null, code: `upstream_${failure.kind}` } };
+    const envelope = { error: { message: expect.stringContaining(failure.message), type: 'upstream_error', param: null, code: failure.kind === 'upstream_error' ? failure.kind : `upstream_${failure.kind}` } };
 
     const streamed = await chat(url, true);
     const streamFailure = log.next((line) => line.msg === 'run failed');

@@ -87,7 +87,7 @@ describe('operability', () => {
     expect(requests('error')).toBe(1);
     expect(sampleOf(metrics, 'rxgate_disconnect_to_interrupt_seconds_count')).toBe(1);
     expect(sampleOf(metrics, 'rxgate_upstream_errors_total{kind="bad_status"}')).toBe(1);
-    expect(sampleOf(metrics, 'rxgate_in_flight_streams')).toBe(0);
+    expect(sampleOf(metrics, 'rxgate_in_flight_streams{route="/v1/chat/completions"}')).toBe(0);
     expect(metrics).toContain('rxgate_process_resident_memory_bytes');
     expect(metrics).toContain('rxgate_nodejs_eventloop_lag_seconds');
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { INTERRUPTED_MESSAGE } from '../src/store/recoverInterrupted.js';
+import { INTERRUPTED_BY_CRASH } from '../src/detached/interruptedByCrash.js';
 import { sseEvents } from './support/sseEvents.js';
 import { startCli, type CliProcess } from './support/startCli.js';
 
@@ -57,7 +57,7 @@ describe('the store across restarts of the packaged server', () => {
     expect(await (await fetch(`${second.url}/v1/runs/${finished}`)).json()).toMatchObject({ status: 'completed' });
     expect(await (await fetch(`${second.url}/v1/runs/${crashed}`)).json()).toMatchObject({
       status: 'failed',
-      error: { message: INTERRUPTED_MESSAGE, code: 'interrupted' },
+      error: { message: `rxgate: ${INTERRUPTED_BY_CRASH}`, code: 'interrupted' },
     });
     expect((await runEvents(second.url, crashed, () => false)).at(-1)).toBe('run.failed');
     const chained = await again.responses.create({ input: 'And 3+4?', previous_response_id: stored.id });

@@ -2,11 +2,13 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
-import { of } from 'rxjs';
+import { NEVER, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
-import { chatCompletionFrames } from '../src/chat/chatCompletionFrames.js';
+import { Cancellation } from '../src/agent/cancellation.js';
+import { chatProtocol } from '../src/chat/chatProtocol.js';
 import { createChatCompletionMeta } from '../src/chat/createChatCompletionMeta.js';
+import { ssePipeline } from '../src/pipeline/ssePipeline.js';
 
 const RUN: AgentEvent[] = [
   { type: 'tool_start', callId: 'call_1', name: 'calculator', arguments: '{"expression":"6*7"}' },
@@ -19,8 +21,8 @@ describe('tool progress chunks and the official openai SDK', () => {
   it('reach SDK users as ordinary chunks whose choices[0].delta is readable', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      chatCompletionFrames(of(...RUN), { ...createChatCompletionMeta('rxgate-agent', false), toolProgress: true }).subscribe({
-        next: (frame) => res.write(frame),
+      const meta = { ...createChatCompletionMeta('rxgate-agent', false), toolProgress: true };
+      ssePipeline(of(...RUN), chatProtocol(meta), { sink: res, clientClose$: NEVER, cancellation: new Cancellation(), keepaliveMs: 10_000 }).subscribe({
         complete: () => res.end(),
       });
     });

@@ -8,9 +8,8 @@ import { rateLimit } from '../../src/operators/rateLimit.js';
 import type { PipelineOperators } from '../../src/chat/pipelineOperators.js';
 import { serializeFrame } from '../../src/sse/serializeFrame.js';
 import { chunkFrame, EVENTS, FRAMES, text } from '../support/chatFrames.js';
-import { FakeSink } from '../support/fakeSink.js';
 import { marbles } from '../support/marbles.js';
-import { runPipeline } from '../support/runPipeline.js';
+import { FakeSink, runChatPipeline } from '../../src/testing.js';
 
 describe('user operators in the chat pipeline', () => {
   it('rateLimit then coalesce: the client leaving still unsubscribes and interrupts the run at that very frame', marbles((m) => {
@@ -27,7 +26,7 @@ describe('user operators in the chat pipeline', () => {
     const clientClose$ = m.hot( '-----x');
     const expected =            'R-X-Y|';
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink, operators });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, operators });
     m.expect(output$).toBeObservable(expected, { ...FRAMES, X: chunkFrame({ content: 'ab' }), Y: chunkFrame({ content: 'cd' }) });
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();
@@ -58,7 +57,7 @@ describe('user operators in the chat pipeline', () => {
       }),
     });
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink, operators });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, operators });
     m.expect(output$).toBeObservable(expected, { ...FRAMES, X: errorFrame });
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();
@@ -77,7 +76,7 @@ describe('user operators in the chat pipeline', () => {
     const clientClose$ = m.hot( '----------');
     const expected =            'RA-B-(LD|)';
 
-    const { output$, interrupts, aborts } = runPipeline(m.scheduler, { events$, clientClose$, sink, operators });
+    const { output$, interrupts, aborts } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, operators });
     m.expect(output$).toBeObservable(expected, { ...FRAMES, L: chunkFrame({}, 'length') });
     m.expect(events$).toHaveSubscriptions(eventsSubs);
     m.flush();
@@ -95,7 +94,7 @@ describe('user operators in the chat pipeline', () => {
     const clientClose$ = m.hot( '--------');
     const expected =            'RA---F(D|)';
 
-    const { output$ } = runPipeline(m.scheduler, { events$, clientClose$, sink, operators });
+    const { output$ } = runChatPipeline(m.scheduler, { events$, clientClose$, sink, operators });
     m.expect(output$).toBeObservable(expected, FRAMES);
   }));
 });

@@ -1,8 +1,9 @@
 import type { AgentEvent } from '../../src/agent/agentEvent.js';
-import type { ChatCompletionMeta, ChatDelta } from '../../src/chat/chatCompletionChunk.js';
+import type { ChatDelta } from '../../src/chat/chatCompletionChunk.js';
+import { TEST_META } from '../../src/testing.js';
 import { serializeFrame } from '../../src/sse/serializeFrame.js';
 
-export const META: ChatCompletionMeta = { id: 'chatcmpl-test', created: 1_700_000_000, model: 'rxgate-agent', includeUsage: false };
+export const META = TEST_META;
 
 /** The exact frame of one chunk, written out by hand so the encoder is checked, not mirrored. */
 export function chunkFrame(delta: ChatDelta, finishReason: string | null = null): string {

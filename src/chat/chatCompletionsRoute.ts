@@ -1,52 +1,42 @@
-import type { RequestHandler } from 'express';
-import { asyncScheduler } from 'rxjs';
-import type { Agent } from '../agent/agent.js';
-import { Cancellation } from '../agent/cancellation.js';
-import type { Metrics } from '../metrics/createMetrics.js';
+import { asyncScheduler, type MonoTypeOperatorFunction } from 'rxjs';
+import type { AgentEvent } from '../agent/agentEvent.js';
+import { startLifecycle } from '../pipeline/lifecycle.js';
 import { applyOperators } from '../pipeline/applyOperators.js';
-import { composeOperators } from '../pipeline/composeOperators.js';
-import type { PipelineOperators } from './pipelineOperators.js';
-import { recordRunMetrics } from '../pipeline/recordRunMetrics.js';
-import { createChatCompletionMeta } from './createChatCompletionMeta.js';
-import type { ActiveRuns } from '../pipeline/activeRuns.js';
+import { localsOf, routeOf } from '../pipeline/requestLocals.js';
+import { serveJson } from '../pipeline/serveJson.js';
+import { serveSse } from '../pipeline/serveSse.js';
+import type { ServingContext } from '../pipeline/servingContext.js';
+import type { RouteHandler } from '../pipeline/routeHandler.js';
+import type { ChatCompletionChunk } from './chatCompletionChunk.js';
+import { chatProtocol } from './chatProtocol.js';
 import { parseChatCompletionRequest } from './chatCompletionRequest.js';
-import { localsOf } from '../http/requestContext.js';
-import { respondChatCompletion } from './respondChatCompletion.js';
-import { streamChatCompletion } from './streamChatCompletion.js';
+import { createChatCompletionMeta } from './createChatCompletionMeta.js';
+import type { PipelineOperators } from './pipelineOperators.js';
+import { toChatCompletion } from './toChatCompletion.js';
 
-export interface ChatCompletionsRouteOptions {
-  readonly agent: Agent;
-  readonly activeRuns: ActiveRuns;
-  readonly metrics: Metrics;
+export interface ChatCompletionsContext extends ServingContext {
+  /** User operators for every chat completion; each factory is called once per request. */
   readonly operators: PipelineOperators;
-  readonly defaultModel: string;
-  readonly keepaliveMs: number;
-  readonly maxBufferedBytes: number;
 }
 
 /** `POST /v1/chat/completions`, streaming or not. */
-export function chatCompletionsRoute(options: ChatCompletionsRouteOptions): RequestHandler {
-  const { agent, activeRuns, metrics } = options;
+export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHandler {
+  const { agent, activeRuns, metrics } = context;
   return async (req, res) => {
     const request = parseChatCompletionRequest(req.body);
-    const locals = localsOf(res);
-    const model = request.model ?? options.defaultModel;
-    const cancellation = new Cancellation();
-    const context = { cancellation, model, scheduler: asyncScheduler };
-    const operators = { events: [applyOperators(options.operators.events, context)], chunks: [applyOperators(options.operators.chunks, context)] };
-    const run$ = agent.run({ messages: request.messages, model, requestId: locals.requestId }, cancellation).pipe(recordRunMetrics(metrics, (usage) => (locals.usage = usage)));
+    const { requestId, logger } = localsOf(res);
+    const model = request.model ?? context.defaultModel;
+    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns });
+    const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
+    const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
+    const run$ = agent.run({ messages: request.messages, model, requestId }, lifecycle.cancellation).pipe(lifecycle.record);
     const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
-    const { stop$, finish } = activeRuns.add(cancellation);
-    metrics.inFlightStreams.inc();
     try {
-      if (request.stream) {
-        await streamChatCompletion(res, { run$, meta, cancellation, stop$, metrics, operators, keepaliveMs: options.keepaliveMs, maxBufferedBytes: options.maxBufferedBytes });
-      } else {
-        await respondChatCompletion(res, { run$: run$.pipe(composeOperators(operators.events)), meta, cancellation, stop$, metrics });
-      }
+      if (!request.stream) return await serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger });
+      const chunks: MonoTypeOperatorFunction<ChatCompletionChunk> = applyOperators(context.operators.chunks, operatorContext);
+      return await serveSse(req, res, run$, chatProtocol(meta), { ...context, lifecycle, events, chunks });
     } finally {
-      metrics.inFlightStreams.dec();
-      finish();
+      lifecycle.finish();
     }
   };
 }

@@ -1,11 +1,14 @@
 import { Subject, Subscription, type Observable } from 'rxjs';
-import { Cancellation } from '../agent/cancellation.js';
+import type { Cancellation } from '../agent/cancellation.js';
 import type { InterruptReason } from '../agent/interruptReason.js';
-import { RequestError } from '../errors/RequestError.js';
-import type { ActiveRuns } from '../pipeline/activeRuns.js';
+import { CapacityError } from '../errors/CapacityError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import type { EventLog } from '../store/EventLog.js';
-import type { LoggedEvent } from './loggedEvent.js';
+import type { ActiveRuns } from '../pipeline/activeRuns.js';
+import { startLifecycle, type Lifecycle } from '../pipeline/lifecycle.js';
+import type { EventLog, LoggedEvent } from '../store/EventLog.js';
+
+/** What a detached run is: its API's own object, looked up by kind so that one API never sees the other's. */
+export type DetachedKind = 'run' | 'response';
 
 /** How a detached run's events ended: on their own (perhaps after a failure), or interrupted with a reason. */
 export interface DetachedRunEnd {
@@ -14,12 +17,25 @@ export interface DetachedRunEnd {
   readonly nextSeq: number;
 }
 
+/** What an API hands the engine to run detached. */
+export interface DetachedRunSpec<S> {
+  readonly kind: DetachedKind;
+  /** The run's events, as its log keeps them; called once the cap let it start. Apply `lifecycle.record` to the agent's events. */
+  events$(lifecycle: Lifecycle): Observable<LoggedEvent>;
+  /** Its API object as it stands, for `GET` while it runs. */
+  snapshot(): S;
+  /** Records how it ended, and returns the terminal events an interrupted run still owes its log. */
+  onEnd(end: DetachedRunEnd): LoggedEvent[];
+}
+
 /** A run that belongs to no connection: it goes on whether or not anybody listens. */
-export interface DetachedRun {
+export interface DetachedRun<S = unknown> {
   readonly id: string;
+  readonly kind: DetachedKind;
   readonly cancellation: Cancellation;
   /** The events published from now on; completes when the run has ended and its log is written. */
   readonly live$: Observable<LoggedEvent>;
+  snapshot(): S;
   /** Names the reason, unsubscribes the run (which interrupts the agent), and resolves once it ended. */
   stop(reason: InterruptReason): Promise<void>;
 }
@@ -28,48 +44,33 @@ export interface DetachedRunsOptions {
   readonly activeRuns: ActiveRuns;
   readonly log: EventLog;
   readonly metrics: Metrics;
-  /** More detached runs than this at once are refused with 429. */
+  /** More detached runs than this at once are refused (`CapacityError`, a 429). */
   readonly maxConcurrent: number;
 }
 
 /**
- * The detached runs in flight (background responses and runs): each logs every event and
- * publishes it to its live subscribers, and is registered with `ActiveRuns` so that shutdown
- * interrupts it.
+ * The engine under background responses and runs: the runs in flight, each logging every event
+ * and publishing it to its live subscribers, capped at `maxConcurrent`, and registered with
+ * `ActiveRuns` so that shutdown interrupts them.
  */
 export class DetachedRuns {
   readonly #runs = new Map<string, DetachedRun>();
 
   constructor(private readonly options: DetachedRunsOptions) {}
 
-  get(id: string): DetachedRun | undefined {
-    return this.#runs.get(id);
+  /** The run with this id, if it is in flight and of this kind. `S` is the snapshot type its API started it with. */
+  get<S>(id: string, kind: DetachedKind): DetachedRun<S> | undefined {
+    const run = this.#runs.get(id);
+    return run?.kind === kind ? (run as DetachedRun<S>) : undefined;
   }
 
-  /** Throws the 429 a client gets when the cap is reached; call before creating anything. */
-  assertCapacity(): void {
-    const { maxConcurrent } = this.options;
-    if (this.#runs.size >= maxConcurrent) {
-      throw new RequestError(
-        429,
-        `${this.#runs.size} runs are already in flight, the most RXGATE_MAX_CONCURRENT_RUNS allows (${maxConcurrent}); retry when one has finished`,
-        'rate_limit_error',
-        null,
-        'too_many_runs',
-      );
-    }
-  }
-
-  /**
-   * Subscribes `events$(cancellation)` now, detached from any connection. `onEnd` records the
-   * outcome and returns the terminal events an interrupted run still owes its log.
-   */
-  start(id: string, events$: (cancellation: Cancellation) => Observable<LoggedEvent>, onEnd: (end: DetachedRunEnd) => LoggedEvent[]): DetachedRun {
-    this.assertCapacity();
-    const { activeRuns, log, metrics } = this.options;
-    const cancellation = new Cancellation();
+  /** Throws `CapacityError` when the cap is reached; else starts `spec` now, detached from any connection. */
+  start<S>(id: string, spec: DetachedRunSpec<S>): DetachedRun<S> {
+    const { activeRuns, log, metrics, maxConcurrent } = this.options;
+    if (this.#runs.size >= maxConcurrent) throw new CapacityError(this.#runs.size, maxConcurrent);
+    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightRuns, activeRuns });
+    const { cancellation } = lifecycle;
     const live$ = new Subject<LoggedEvent>();
-    const registration = activeRuns.add(cancellation);
     let nextSeq = 0;
     let over = false;
     const subscription = new Subscription();
@@ -82,29 +83,30 @@ export class DetachedRuns {
     const end = (reason?: InterruptReason) => {
       if (over) return;
       over = true;
-      for (const event of onEnd({ reason, nextSeq })) publish(event);
+      for (const event of spec.onEnd({ reason, nextSeq })) publish(event);
       log.flush();
       this.#runs.delete(id);
-      metrics.inFlightRuns.dec();
       live$.complete();
-      registration.finish();
+      lifecycle.finish();
     };
-    const run: DetachedRun = {
+    const ended = new Promise<void>((resolve) => live$.subscribe({ complete: resolve }));
+    const run: DetachedRun<S> = {
       id,
+      kind: spec.kind,
       cancellation,
       live$: live$.asObservable(),
+      snapshot: spec.snapshot,
       stop: (reason) => {
         cancellation.cancelWith(reason);
         subscription.unsubscribe();
         end(cancellation.reason);
-        return registration.finished;
+        return ended;
       },
     };
     this.#runs.set(id, run);
-    metrics.inFlightRuns.inc();
     // Shutdown names its reason on the cancellation before it signals.
-    registration.stop$.subscribe(() => void run.stop(cancellation.reason));
-    subscription.add(events$(cancellation).subscribe({ next: publish, complete: () => end(), error: () => end() }));
+    lifecycle.stop$.subscribe(() => void run.stop(cancellation.reason));
+    subscription.add(spec.events$(lifecycle).subscribe({ next: publish, complete: () => end(), error: () => end() }));
     return run;
   }
 }

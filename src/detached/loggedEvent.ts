@@ -1,11 +1,7 @@
 import { serializeFrame } from '../sse/serializeFrame.js';
+import type { LoggedEvent } from '../store/EventLog.js';
 
-/** One event of a detached run's log: `seq` orders it (and is its SSE id), `data` is its JSON. */
-export interface LoggedEvent {
-  readonly seq: number;
-  readonly type: string;
-  readonly data: string;
-}
+export type { LoggedEvent };
 
 /** A Responses or Runs event as the log keeps it. */
 export function toLoggedEvent(event: { readonly type: string }, seq: number): LoggedEvent {

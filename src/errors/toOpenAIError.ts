@@ -1,6 +1,10 @@
 import { AgentError } from './AgentError.js';
+import { CapacityError } from './CapacityError.js';
+import { ChainTooLongError } from './ChainTooLongError.js';
 import { DeadlineError } from './DeadlineError.js';
+import { InterruptedError } from './InterruptedError.js';
 import { RequestError } from './RequestError.js';
+import { UnavailableResponseError } from './UnavailableResponseError.js';
 import { UpstreamError } from './UpstreamError.js';
 
 /** The OpenAI error envelope, used for HTTP errors and for the error frame of a failed stream. */
@@ -28,13 +32,28 @@ export function toOpenAIError(error: unknown): OpenAIError {
     return envelope(error.status, error.message, error.type, error.code, error.param);
   }
   if (error instanceof UpstreamError) {
-    return envelope(error.isTimeout ? 504 : 502, error.message, 'upstream_error', `upstream_${error.kind}`);
+    // The kind `upstream_error` (the upstream sent an error frame) already says where it came from.
+    const code = error.kind === 'upstream_error' ? error.kind : `upstream_${error.kind}`;
+    return envelope(error.isTimeout ? 504 : 502, error.message, 'upstream_error', code);
   }
   if (error instanceof DeadlineError) {
     return envelope(504, error.message, 'timeout_error', error.code);
   }
   if (error instanceof AgentError) {
     return envelope(500, error.message, 'server_error', error.code);
+  }
+  if (error instanceof InterruptedError) {
+    return envelope(503, error.message, 'server_error', error.code);
+  }
+  if (error instanceof CapacityError) {
+    return envelope(429, error.message, 'rate_limit_error', 'too_many_runs');
+  }
+  if (error instanceof UnavailableResponseError) {
+    const param = error.chainOf === undefined ? null : 'previous_response_id';
+    return envelope(404, error.message, 'invalid_request_error', error.tombstone ? `response_${error.tombstone}` : 'response_not_found', param);
+  }
+  if (error instanceof ChainTooLongError) {
+    return envelope(400, error.message, 'invalid_request_error', 'chain_too_long', 'previous_response_id');
   }
   return envelope(500, 'rxgate: internal error while running the agent', 'server_error', 'internal_error');
 }

@@ -1,24 +1,30 @@
 import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Agent } from '../agent/agent.js';
-import type { Config } from '../config.js';
+import { chatCompletionsRoute } from '../chat/chatCompletionsRoute.js';
+import type { PipelineOperators } from '../chat/pipelineOperators.js';
+import { DEFAULTS, type Config } from '../config.js';
+import { DetachedRuns } from '../detached/DetachedRuns.js';
 import { RequestError } from '../errors/RequestError.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
-import type { PipelineOperators } from '../chat/pipelineOperators.js';
-import { DetachedRuns } from '../detached/DetachedRuns.js';
-import { Store } from '../store/Store.js';
 import { ActiveRuns } from '../pipeline/activeRuns.js';
+import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { createResponseRoute } from '../responses/createResponseRoute.js';
+import { recoverResponses } from '../responses/recoverResponses.js';
+import { cancelResponseRoute, deleteResponseRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
+import { recoverRuns } from '../runs/recoverRuns.js';
+import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
+import { Store } from '../store/Store.js';
+import { createAccessLog } from './accessLog.js';
 import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
-import { Readiness } from './readiness.js';
-import { requestContext } from './requestContext.js';
-import { responsesRouter } from '../responses/responsesRouter.js';
-import { runsRouter } from '../runs/runsRouter.js';
-import { chatCompletionsRoute } from '../chat/chatCompletionsRoute.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
 import { metricsRoute } from './metricsRoute.js';
 import { modelsRoute } from './modelsRoute.js';
+import { Readiness } from '../health/readiness.js';
+import { requestContext } from './requestContext.js';
+import { route } from './route.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
   Partial<Pick<Config, 'maxConcurrentRuns'>>;
@@ -39,8 +45,9 @@ export interface CreateAppOptions {
   /** What `GET /health/ready` asks. Default: ready unless shutting down. */
   readonly readiness?: Readiness;
   /**
-   * Where the Responses and Runs APIs keep stored responses, runs and event logs. Default: a new
-   * in-memory store (nothing survives the process; `startServer` passes the on-disk one).
+   * Where the Responses and Runs APIs keep stored responses, runs and event logs; what a previous
+   * process left in flight there is marked failed first. Default: a new in-memory store (nothing
+   * survives the process; `startServer` passes the on-disk one).
    */
   readonly store?: Store;
 }
@@ -63,6 +70,8 @@ function corsFor(origins: readonly string[]) {
     allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'OpenAI-Organization', 'OpenAI-Project'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
+    // The preflight is answered by a route of its own below, so that it is logged and counted like any request.
+    preflightContinue: true,
   });
 }
 
@@ -70,44 +79,49 @@ function corsFor(origins: readonly string[]) {
 export function createApp(options: CreateAppOptions): RxgateApp {
   const { agent, config, logger = silentLogger, activeRuns = new ActiveRuns(), metrics = createMetrics(), readiness = new Readiness(), operators = {} } = options;
   const store = options.store ?? new Store({ dataDir: ':memory:' });
-  const detachedRuns = new DetachedRuns({ activeRuns, log: store.events, metrics, maxConcurrent: config.maxConcurrentRuns ?? 16 });
+  const recovered = recoverRuns(store) + recoverResponses(store);
+  if (recovered > 0) logger.warn({ recovered }, 'marked responses and runs left in flight by the previous process as failed');
+  const detached = new DetachedRuns({ activeRuns, log: store.events, metrics, maxConcurrent: config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns });
   readiness.add({ name: 'store writable', check: async () => store.checkWritable() });
+
+  const accessLog = createAccessLog(metrics);
+  const mount = (handler: RouteHandler): RequestHandler => route(accessLog, handler);
+  const serving = { agent, metrics, activeRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
+  const stored = { ...serving, store, detached };
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(logger, metrics));
-  if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));
+  app.use(requestContext(logger));
+  if (config.corsOrigins.length > 0) {
+    app.use(corsFor(config.corsOrigins));
+    app.options(/.*/, mount((_req, res) => void res.status(204).end()));
+  }
 
-  app.get('/health', healthRoute);
-  app.get('/health/ready', readinessRoute(readiness));
+  app.get('/health', mount(healthRoute));
+  app.get('/health/ready', mount(readinessRoute(readiness)));
   const guard: RequestHandler = config.apiKey ? authenticate(config.apiKey) : (_req, _res, next) => next();
-  app.get('/metrics', guard, metricsRoute(metrics.registry));
+  app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();
   v1.use(guard);
   // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
   v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
-  v1.get('/models', modelsRoute(config.modelId, Date.now()));
-  v1.post(
-    '/chat/completions',
-    chatCompletionsRoute({
-      agent,
-      activeRuns,
-      metrics,
-      operators,
-      defaultModel: config.modelId,
-      keepaliveMs: config.keepaliveMs,
-      maxBufferedBytes: config.maxBufferedBytes,
-    }),
-  );
-  const stored = { agent, store, metrics, detached: detachedRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
-  v1.use(responsesRouter({ ...stored, activeRuns }));
-  v1.use(runsRouter(stored));
+  v1.get('/models', mount(modelsRoute(config.modelId, Date.now())));
+  v1.post('/chat/completions', mount(chatCompletionsRoute({ ...serving, operators })));
+  v1.post('/responses', mount(createResponseRoute(stored)));
+  v1.get('/responses/:id', mount(retrieveResponseRoute(stored)));
+  v1.delete('/responses/:id', mount(deleteResponseRoute(stored)));
+  v1.post('/responses/:id/cancel', mount(cancelResponseRoute(stored)));
+  v1.post('/runs', mount(createRunRoute(stored)));
+  v1.get('/runs/:id', mount(retrieveRunRoute(stored)));
+  v1.get('/runs/:id/events', mount(runEventsRoute(stored)));
+  v1.post('/runs/:id/stop', mount(stopRunRoute(stored)));
   app.use('/v1', v1);
 
   app.use((req, _res, next) => {
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
   });
-  app.use(handleErrors);
-  return { app, activeRuns, metrics, readiness, store, detachedRuns };
+  app.use(handleErrors(accessLog));
+  return { app, activeRuns, metrics, readiness, store, detachedRuns: detached };
 }

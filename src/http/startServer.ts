@@ -8,13 +8,11 @@ import type { Config } from '../config.js';
 import { ConfigError } from '../errors/ConfigError.js';
 import { createApp } from './createApp.js';
 import type { ActiveRuns } from '../pipeline/activeRuns.js';
-import { Readiness, type ReadinessCheck } from './readiness.js';
+import { Readiness, type ReadinessCheck } from '../health/readiness.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { Store } from '../store/Store.js';
 import type { PipelineOperators } from '../chat/pipelineOperators.js';
-
-export type ServerConfig = Config;
 
 export interface RunningServer {
   readonly server: Server;
@@ -31,7 +29,7 @@ export interface RunningServer {
 
 export interface StartServerOptions {
   readonly agent: Agent;
-  readonly config: ServerConfig;
+  readonly config: Config;
   readonly logger?: Logger;
   /** Default: a new registry; pass the one the agent records into. */
   readonly metrics?: Metrics;

@@ -10,7 +10,12 @@ export function createMetrics() {
   const registers = [registry];
   return {
     registry,
-    inFlightStreams: new Gauge({ name: 'rxgate_in_flight_streams', help: 'Chat completion responses in progress (streaming or not).', registers }),
+    inFlightStreams: new Gauge({
+      name: 'rxgate_in_flight_streams',
+      help: 'Requests being answered by route: agent runs served to a client (streaming or not) and event streams.',
+      labelNames: ['route'] as const,
+      registers,
+    }),
     inFlightRuns: new Gauge({ name: 'rxgate_in_flight_runs', help: 'Background runs in progress.', registers }),
     requests: new Counter({
       name: 'rxgate_requests_total',
@@ -51,8 +56,8 @@ export function createMetrics() {
     }),
     upstreamErrors: new Counter({ name: 'rxgate_upstream_errors_total', help: 'Upstream failures by kind.', labelNames: ['kind'] as const, registers }),
     tokens: new Counter({ name: 'rxgate_tokens_total', help: 'Tokens reported by the upstream, by direction.', labelNames: ['direction'] as const, registers }),
-    bytesWritten: new Counter({ name: 'rxgate_sse_bytes_written_total', help: 'SSE bytes handed to client sockets.', registers }),
-    keepalives: new Counter({ name: 'rxgate_sse_keepalives_total', help: 'SSE keepalive comments sent.', registers }),
+    bytesWritten: new Counter({ name: 'rxgate_sse_bytes_written_total', help: 'SSE bytes handed to client sockets, by route.', labelNames: ['route'] as const, registers }),
+    keepalives: new Counter({ name: 'rxgate_sse_keepalives_total', help: 'SSE keepalive comments sent, by route.', labelNames: ['route'] as const, registers }),
     slowClientCompactions: new Counter({
       name: 'rxgate_slow_client_compactions_total',
       help: 'Times the frames held for a slow client were coalesced.',

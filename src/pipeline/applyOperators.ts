@@ -1,6 +1,6 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { composeOperators } from './composeOperators.js';
-import type { PipelineContext } from '../chat/pipelineOperators.js';
+import type { PipelineContext } from './pipelineContext.js';
 
 /**
  * Instantiates a list of operator factories for one request and composes them, first to last,
@@ -12,7 +12,7 @@ import type { PipelineContext } from '../chat/pipelineOperators.js';
  *
  * @example
  * const events = applyOperators(operators.events, { cancellation, scheduler, model });
- * chatCompletionFrames(run$, meta, onError, { events: [events] });
+ * ssePipeline(run$, chatProtocol(meta), { ...options, events });
  */
 export function applyOperators<T>(
   list: readonly ((context: PipelineContext) => MonoTypeOperatorFunction<T>)[] | undefined,

@@ -12,6 +12,5 @@ import { identity, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
  */
 export function composeOperators<T>(operators: readonly MonoTypeOperatorFunction<T>[] = []): MonoTypeOperatorFunction<T> {
   if (operators.length === 0) return identity;
-  // eslint-disable-next-line rxjs-x/finnish -- `operator` is a function of streams, not a stream
   return (source$) => operators.reduce<Observable<T>>((result$, operator) => result$.pipe(operator), source$);
 }

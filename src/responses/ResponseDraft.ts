@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
-import { toOpenAIError } from '../errors/toOpenAIError.js';
+import { toResponseError } from './toResponseError.js';
 import type { FunctionCallItem, ItemStatus, MessageItem, OutputItem, ResponseMeta, ResponseObject, ResponseStatus, ResponseStreamEvent } from './responseObject.js';
 
 type Fields = Record<string, unknown>;
@@ -67,8 +67,7 @@ export class ResponseDraft {
 
   fail(error: unknown): ResponseStreamEvent[] {
     this.failure = error;
-    const { code, message } = toOpenAIError(error).body.error;
-    return [this.event('response.failed', { response: { ...this.snapshot('failed'), error: { code: code ?? 'server_error', message } } })];
+    return [this.event('response.failed', { response: { ...this.snapshot('failed'), error: toResponseError(error) } })];
   }
 
   /** The response object as it stands; items still open are marked with the response's fate. */

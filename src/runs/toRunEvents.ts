@@ -1,7 +1,7 @@
 import { catchError, concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
-import { toOpenAIError } from '../errors/toOpenAIError.js';
+import { toRunError } from './runError.js';
 import { toRunUsage, type RunEvent } from './runEvent.js';
 
 /**
@@ -48,8 +48,7 @@ export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
         defer(() => of<RunEvent>({ type: 'run.completed', output, usage: toRunUsage(usage) })),
       ).pipe(
         catchError((error: unknown) => {
-          const { message, type, code } = toOpenAIError(error).body.error;
-          return of<RunEvent>({ type: 'run.failed', error: { message, type, code } });
+          return of<RunEvent>({ type: 'run.failed', error: toRunError(error) });
         }),
       );
     });

@@ -1,17 +1,16 @@
 import { asapScheduler, Observable, Subscription, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
+import { DEFAULTS } from '../config.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
 import { KEEPALIVE_FRAME } from './keepalive.js';
 import type { SseSink } from './sseSink.js';
 
-export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
-
 export interface WriteToOptions {
   /** Told why the run ends when the writer gives up on the client. */
   readonly cancellation: Cancellation;
-  /** Bytes a client that stopped reading may owe beyond the socket's own buffer. Default 1 MiB. */
+  /** Bytes a client that stopped reading may owe beyond the socket's own buffer. Default: `RXGATE_MAX_BUFFERED_BYTES`'s, 1 MiB. */
   readonly maxBufferedBytes?: number;
   /** Shrinks held frames without losing content (merging text deltas) before the bound is enforced. Default: none. */
   readonly compact?: (frames: readonly string[]) => string[];
@@ -40,7 +39,7 @@ const byteLength = (frames: readonly string[]): number => frames.reduce((sum, fr
  */
 export function writeTo(
   sink: SseSink,
-  { cancellation, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES, compact = (frames) => [...frames], onCompact, scheduler = asapScheduler }: WriteToOptions,
+  { cancellation, maxBufferedBytes = DEFAULTS.maxBufferedBytes, compact = (frames) => [...frames], onCompact, scheduler = asapScheduler }: WriteToOptions,
 ): MonoTypeOperatorFunction<string> {
   return (frames$) =>
     new Observable<string>((subscriber) => {

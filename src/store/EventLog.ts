@@ -1,5 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { LoggedEvent } from '../detached/loggedEvent.js';
+
+/** One event of a detached run's log: `seq` orders it (and is its SSE id), `data` is its JSON. */
+export interface LoggedEvent {
+  readonly seq: number;
+  readonly type: string;
+  readonly data: string;
+}
 
 export interface EventLogOptions {
   /** How long appended events may wait before they are written in one transaction. Default 20 ms. */
@@ -17,6 +23,7 @@ export class EventLog {
   readonly #insert: Database.Statement;
   readonly #select: Database.Statement;
   readonly #remove: Database.Statement;
+  readonly #nextSeq: Database.Statement;
   readonly #writeAll: (rows: readonly { streamId: string; event: LoggedEvent }[]) => void;
 
   constructor(
@@ -26,6 +33,7 @@ export class EventLog {
     this.#insert = db.prepare('INSERT OR IGNORE INTO events (stream_id, seq, type, data) VALUES (?, ?, ?, ?)');
     this.#select = db.prepare('SELECT seq, type, data FROM events WHERE stream_id = ? AND seq > ? ORDER BY seq');
     this.#remove = db.prepare('DELETE FROM events WHERE stream_id = ?');
+    this.#nextSeq = db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE stream_id = ?').pluck();
     this.#writeAll = db.transaction((rows: readonly { streamId: string; event: LoggedEvent }[]) => {
       for (const { streamId, event } of rows) this.#insert.run(streamId, event.seq, event.type, event.data);
     });
@@ -44,6 +52,14 @@ export class EventLog {
     const rows = this.#pending;
     this.#pending = [];
     this.#writeAll(rows);
+  }
+
+  /** Writes one event after the last one written, now (recovery ends a log that a dead process left open). */
+  appendLast(streamId: string, event: (seq: number) => Omit<LoggedEvent, 'seq'>): void {
+    this.flush();
+    const seq = this.#nextSeq.get(streamId) as number;
+    const { type, data } = event(seq);
+    this.#insert.run(streamId, seq, type, data);
   }
 
   /** Every event of `streamId` after sequence number `after`, in order. */

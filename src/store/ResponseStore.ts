@@ -1,13 +1,18 @@
 import type Database from 'better-sqlite3';
 import type { ChatMessage } from '../agent/agent.js';
-import { RequestError } from '../errors/RequestError.js';
-import type { ResponseObject } from '../responses/responseObject.js';
+import { ChainTooLongError } from '../errors/ChainTooLongError.js';
+import { UnavailableResponseError, type Tombstone } from '../errors/UnavailableResponseError.js';
 
-export type Tombstone = 'evicted' | 'deleted';
+/** What the store reads of a response; the rest of its JSON is kept as it is. */
+export interface ResponseRecord {
+  readonly id: string;
+  readonly status: string;
+  readonly previous_response_id: string | null;
+}
 
 /** A stored response, or the tombstone left where one was. */
-export type StoredResponse =
-  | { readonly kind: 'response'; readonly response: ResponseObject; readonly turn: readonly ChatMessage[] }
+export type StoredResponse<R extends ResponseRecord = ResponseRecord> =
+  | { readonly kind: 'response'; readonly response: R; readonly turn: readonly ChatMessage[] }
   | { readonly kind: 'tombstone'; readonly tombstone: Tombstone };
 
 interface Row {
@@ -20,23 +25,13 @@ interface Row {
 /** A conversation longer than this many stored turns is refused rather than walked. */
 const MAX_CHAIN = 10_000;
 
-/** Why a response (or an ancestor of one) cannot be used, as a 404 that says what happened. */
-export function missingResponse(id: string, tombstone: Tombstone | undefined, param: string | null, of?: string): RequestError {
-  const subject = of === undefined || of === id ? `response '${id}'` : `response '${id}' (an ancestor of '${of}' in its previous_response_id chain)`;
-  const message =
-    tombstone === 'evicted'
-      ? `${subject} was evicted from the store by the retention policy (RXGATE_RETENTION_MAX_ITEMS / RXGATE_RETENTION_MAX_AGE_DAYS); the conversation cannot be continued`
-      : tombstone === 'deleted'
-        ? `${subject} was deleted; the conversation cannot be continued`
-        : `${subject} not found`;
-  return new RequestError(404, message, 'invalid_request_error', param, tombstone === undefined ? 'response_not_found' : `response_${tombstone}`);
-}
-
 /** Stored responses, each with its turn (the input it was given and the answer), chained by `previous_response_id`. */
 export class ResponseStore {
   readonly #upsert: Database.Statement;
   readonly #select: Database.Statement;
   readonly #bury: Database.Statement;
+  readonly #replace: Database.Statement;
+  readonly #unfinished: Database.Statement;
 
   constructor(db: Database.Database) {
     this.#upsert = db.prepare(
@@ -45,9 +40,11 @@ export class ResponseStore {
     );
     this.#select = db.prepare('SELECT tombstone, body, turn, previous_response_id FROM responses WHERE id = ?');
     this.#bury = db.prepare('UPDATE responses SET tombstone = ?, body = NULL, turn = NULL WHERE id = ? AND tombstone IS NULL');
+    this.#replace = db.prepare('UPDATE responses SET status = @status, body = @body WHERE id = @id AND tombstone IS NULL');
+    this.#unfinished = db.prepare("SELECT body FROM responses WHERE tombstone IS NULL AND status IN ('queued', 'in_progress')").pluck();
   }
 
-  save(response: ResponseObject, turn: readonly ChatMessage[]): void {
+  save(response: ResponseRecord, turn: readonly ChatMessage[]): void {
     this.#upsert.run({
       id: response.id,
       created_at: Date.now(),
@@ -58,11 +55,22 @@ export class ResponseStore {
     });
   }
 
-  get(id: string): StoredResponse | undefined {
+  /** `R` is the shape the caller stored. */
+  get<R extends ResponseRecord>(id: string): StoredResponse<R> | undefined {
     const row = this.#select.get(id) as Row | undefined;
     if (!row) return undefined;
     if (row.tombstone) return { kind: 'tombstone', tombstone: row.tombstone };
-    return { kind: 'response', response: JSON.parse(row.body!) as ResponseObject, turn: JSON.parse(row.turn!) as ChatMessage[] };
+    return { kind: 'response', response: JSON.parse(row.body!) as R, turn: JSON.parse(row.turn!) as ChatMessage[] };
+  }
+
+  /** Replaces the response object and keeps its turn. */
+  replace(response: ResponseRecord): void {
+    this.#replace.run({ id: response.id, status: response.status, body: JSON.stringify(response) });
+  }
+
+  /** The responses still queued or in progress: after a restart, what the previous process left in flight. */
+  unfinished<R extends ResponseRecord>(): R[] {
+    return (this.#unfinished.all() as string[]).map((body) => JSON.parse(body) as R);
   }
 
   /** Leaves a tombstone; false when there was no stored response. */
@@ -74,9 +82,9 @@ export class ResponseStore {
   conversation(id: string): ChatMessage[] {
     const turns: (readonly ChatMessage[])[] = [];
     for (let cursor: string | null = id; cursor !== null; ) {
-      if (turns.length >= MAX_CHAIN) throw new RequestError(400, `the conversation of '${id}' is longer than ${MAX_CHAIN} responses`, 'invalid_request_error', 'previous_response_id', 'chain_too_long');
+      if (turns.length >= MAX_CHAIN) throw new ChainTooLongError(id, MAX_CHAIN);
       const row = this.#select.get(cursor) as Row | undefined;
-      if (!row || row.tombstone) throw missingResponse(cursor, row?.tombstone ?? undefined, 'previous_response_id', id);
+      if (!row || row.tombstone) throw new UnavailableResponseError(cursor, row?.tombstone ?? undefined, id);
       turns.push(JSON.parse(row.turn!) as ChatMessage[]);
       cursor = row.previous_response_id;
     }

@@ -1,38 +1,32 @@
 import type Database from 'better-sqlite3';
+import { DEFAULTS } from '../config.js';
 import { EventLog } from './EventLog.js';
-import { enforceRetention, type RetentionPolicy } from './enforceRetention.js';
+import { enforceRetention, retentionPolicy, type RetentionPolicy } from './enforceRetention.js';
 import { openDatabase } from './openDatabase.js';
-import { recoverInterrupted } from './recoverInterrupted.js';
 import { ResponseStore } from './ResponseStore.js';
 import { RunStore } from './RunStore.js';
 
 export interface StoreOptions {
   /** Directory of `rxgate.db`, created if missing; `':memory:'` keeps nothing across restarts. */
   readonly dataDir: string;
-  /** Default: 10 000 items, 30 days. */
+  /** Default: `RXGATE_RETENTION_MAX_ITEMS` and `RXGATE_RETENTION_MAX_AGE_DAYS` at their defaults. */
   readonly retention?: RetentionPolicy;
   /** See `EventLog`. Default 20 ms. */
   readonly flushMs?: number;
 }
 
-const DEFAULT_RETENTION: RetentionPolicy = { maxItems: 10_000, maxAgeMs: 30 * 24 * 3600 * 1000 };
 
-/**
- * rxgate's embedded SQLite store: stored responses, runs, and their event logs. Opening it marks
- * what a previous process left in flight as failed.
- */
+/** rxgate's embedded SQLite store: stored responses, runs, and their event logs. */
 export class Store {
   readonly responses: ResponseStore;
   readonly runs: RunStore;
   readonly events: EventLog;
-  readonly recovered: number;
   readonly #db: Database.Database;
   readonly #retention: RetentionPolicy;
 
-  constructor({ dataDir, retention = DEFAULT_RETENTION, flushMs }: StoreOptions) {
+  constructor({ dataDir, retention = retentionPolicy(DEFAULTS), flushMs }: StoreOptions) {
     this.#db = openDatabase(dataDir);
     this.#retention = retention;
-    this.recovered = recoverInterrupted(this.#db);
     this.responses = new ResponseStore(this.#db);
     this.runs = new RunStore(this.#db);
     this.events = new EventLog(this.#db, { flushMs });
@@ -42,6 +36,12 @@ export class Store {
   enforceRetention(): number {
     this.events.flush();
     return enforceRetention(this.#db, this.#retention);
+  }
+
+  /** Runs `work` in one transaction: all its writes, or none. */
+  transaction<T>(work: () => T): T {
+    this.events.flush();
+    return this.#db.transaction(work)();
   }
 
   /** Undefined when a write goes through, else why not (for the readiness check). */

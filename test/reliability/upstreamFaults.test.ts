@@ -33,7 +33,7 @@ const FAULTS: readonly Fault[] = [
     name: 'an error frame mid-stream',
     script: { steps: [frames.text('a'), { chunk: { error: { message: 'overloaded', type: 'server_error' } } }, { stall: true }] },
     status: 502,
-    code: 'upstream_upstream_error',
+    code: 'upstream_error',
   },
   { name: 'silence before the first token', script: { steps: [frames.role(), { stall: true }] }, status: 504, code: 'upstream_first_token_timeout' },
   { name: 'a stall mid-stream past the request timeout', script: { steps: [frames.text('a'), { stall: true }] }, status: 504, code: 'upstream_timeout' },

@@ -1,4 +1,5 @@
 import { asyncScheduler, concat, connect, defer, filter, merge, mergeMap, of, tap, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
+import { DEFAULTS } from '../../config.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Agent, ChatMessage } from '../agent.js';
@@ -22,11 +23,11 @@ export interface LlmAgentOptions {
   readonly model: string;
   /** The tools the model may call. Default: none. */
   readonly tools?: readonly Tool[];
-  /** Model calls per run before it finishes with `length`. Default: 10. */
+  /** Model calls per run before it finishes with `length`. Default: `RXGATE_MAX_TOOL_ITERATIONS`'s. */
   readonly maxIterations?: number;
-  /** The most one upstream call may take, from request to last byte. Default: 600 000 ms. */
+  /** The most one upstream call may take, from request to last byte. Default: `RXGATE_UPSTREAM_TIMEOUT_MS`'s. */
   readonly requestTimeoutMs?: number;
-  /** The most an upstream call may take to send its first token (text, reasoning or tool call). Default: 60 000 ms. */
+  /** The most an upstream call may take to send its first token (text, reasoning or tool call). Default: `RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS`'s. */
   readonly firstTokenTimeoutMs?: number;
   /** Default: a silent logger. */
   readonly logger?: Logger;
@@ -64,9 +65,9 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     apiKey,
     model,
     tools = [],
-    maxIterations = 10,
-    requestTimeoutMs = 600_000,
-    firstTokenTimeoutMs = 60_000,
+    maxIterations = DEFAULTS.maxToolIterations,
+    requestTimeoutMs = DEFAULTS.upstreamTimeoutMs,
+    firstTokenTimeoutMs = DEFAULTS.upstreamFirstTokenTimeoutMs,
     scheduler = asyncScheduler,
   } = options;
   const logger = (options.logger ?? silentLogger).child({ agent: 'llm', model });

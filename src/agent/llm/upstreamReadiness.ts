@@ -1,4 +1,4 @@
-import type { ReadinessCheck } from '../../http/readiness.js';
+import type { ReadinessCheck } from '../../health/readiness.js';
 
 export interface UpstreamReadinessOptions {
   readonly baseUrl: string;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { SchedulerLike } from 'rxjs';
-import type { SseSink } from '../../src/sse/sseSink.js';
+import type { SseSink } from '../sse/sseSink.js';
 
 export interface FakeSinkScript {
   /** Writes accepted before `write` starts returning false (the client stopped reading). */

@@ -1,0 +1,32 @@
+import type { Response } from 'express';
+import { RequestError } from '../errors/RequestError.js';
+import { RxgateError } from '../errors/RxgateError.js';
+import { localsOf } from '../pipeline/requestLocals.js';
+import { sendError } from '../pipeline/sendError.js';
+
+/** body-parser's error types, turned into what an OpenAI client expects. */
+function fromBodyParser(error: { type?: string; limit?: number; status?: number }): RequestError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new RequestError(400, 'the request body is not valid JSON', 'invalid_request_error', null, 'invalid_json');
+    case 'entity.too.large':
+      return new RequestError(413, `the request body is larger than ${error.limit} bytes`, 'invalid_request_error', null, 'body_too_large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new RequestError(415, 'the request body must be UTF-8 JSON', 'invalid_request_error', null, 'unsupported_encoding');
+    case 'request.size.invalid':
+      return new RequestError(400, 'the request body is shorter than its Content-Length', 'invalid_request_error', null, 'invalid_body');
+    default:
+      // Any other client error it reports (a Content-Encoding the body does not decompress with, say) is still the client's, not a 500.
+      return error.status !== undefined && error.status >= 400 && error.status < 500
+        ? new RequestError(error.status, 'the request body could not be read (check its Content-Encoding)', 'invalid_request_error', null, 'invalid_body')
+        : undefined;
+  }
+}
+
+/** Answers with the OpenAI envelope of `error`; an error that is not rxgate's own nor body-parser's is logged as one. */
+export function answerError(res: Response, error: unknown): void {
+  const answered = error instanceof RxgateError ? error : (fromBodyParser(error as { type?: string }) ?? error);
+  if (!(answered instanceof RxgateError)) localsOf(res).logger.error({ err: error }, 'unhandled error');
+  sendError(res, answered);
+}

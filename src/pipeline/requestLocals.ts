@@ -1,0 +1,15 @@
+import type { Request, Response } from 'express';
+import type { Logger } from '../logger.js';
+
+/** What rxgate keeps on `res.locals` for one request: who it is, for every log line. */
+export interface RequestLocals {
+  requestId: string;
+  logger: Logger;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+}
+
+export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;
+
+/** The matched route pattern, never the raw path: metric labels must not grow with ids. */
+export const routeOf = (req: Request): string => (req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched');

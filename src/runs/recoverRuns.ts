@@ -1,0 +1,23 @@
+import { InterruptedError } from '../errors/InterruptedError.js';
+import type { Store } from '../store/Store.js';
+import { INTERRUPTED_BY_CRASH } from '../detached/interruptedByCrash.js';
+import { toRunError } from './runError.js';
+import type { RunObject } from './runObject.js';
+
+/**
+ * Marks the runs a previous process left queued or running as failed, with an error that says
+ * so, and ends each one's event log with `run.failed` so that a subscriber is not left waiting.
+ * Returns how many it marked.
+ */
+export function recoverRuns(store: Store, now = Date.now()): number {
+  return store.transaction(() => {
+    const runs = store.runs.unfinished<RunObject>();
+    const error = toRunError(new InterruptedError(INTERRUPTED_BY_CRASH, 'interrupted'));
+    for (const run of runs) {
+      const failed: RunObject = { ...run, status: 'failed', completed_at: Math.floor(now / 1000), error };
+      store.runs.save(failed);
+      store.events.appendLast(run.id, () => ({ type: 'run.failed', data: JSON.stringify({ type: 'run.failed', error }) }));
+    }
+    return runs.length;
+  });
+}

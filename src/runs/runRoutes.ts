@@ -1,0 +1,58 @@
+import { InterruptReason } from '../agent/interruptReason.js';
+import { parseEventCursor } from '../detached/parseEventCursor.js';
+import { replayEvents } from '../detached/replayEvents.js';
+import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
+import { RequestError } from '../errors/RequestError.js';
+import type { RouteHandler } from '../pipeline/routeHandler.js';
+import type { RunObject } from './runObject.js';
+import { parseRunRequest } from './runRequest.js';
+import type { RunsContext } from './runsContext.js';
+import { startRun } from './startRun.js';
+
+function currentRun(context: RunsContext, id: string): RunObject {
+  const run = context.detached.get<RunObject>(id, 'run')?.snapshot() ?? context.store.runs.get<RunObject>(id);
+  if (!run) throw new RequestError(404, `run '${id}' not found`, 'not_found_error', null, 'run_not_found');
+  return run;
+}
+
+const idOf = (params: Record<string, string | string[]>): string => String(params.id);
+
+/** `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. */
+export const createRunRoute =
+  (context: RunsContext): RouteHandler =>
+  (req, res) => {
+    const run = startRun(parseRunRequest(req.body), context);
+    res.status(202).json({ run_id: run.id, status: run.snapshot().status });
+  };
+
+/** `GET /v1/runs/{id}`. */
+export const retrieveRunRoute =
+  (context: RunsContext): RouteHandler =>
+  (req, res) => {
+    res.json(currentRun(context, idOf(req.params)));
+  };
+
+/** `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (or `?after=`), then the live ones; leaving does not stop the run. */
+export const runEventsRoute =
+  (context: RunsContext): RouteHandler =>
+  (req, res) => {
+    const id = idOf(req.params);
+    currentRun(context, id);
+    const header = req.get('last-event-id');
+    const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
+    return serveLoggedEvents(req, res, replayEvents(context.store.events, id, context.detached.get(id, 'run'), after), context);
+  };
+
+/** `POST /v1/runs/{id}/stop`: interrupts a running run with `Stop requested via API`; it ends `cancelled`. A finished run is a 409. */
+export const stopRunRoute =
+  (context: RunsContext): RouteHandler =>
+  async (req, res) => {
+    const id = idOf(req.params);
+    const run = currentRun(context, id);
+    const live = context.detached.get(id, 'run');
+    if (!live) {
+      throw new RequestError(409, `run '${id}' has already finished (status ${run.status}); only a running run can be stopped`, 'invalid_request_error', null, 'run_not_running');
+    }
+    await live.stop(InterruptReason.stopRequested);
+    res.json(currentRun(context, id));
+  };
