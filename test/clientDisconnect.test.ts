@@ -28,6 +28,9 @@ describe('a client that leaves (real HTTP)', () => {
     controller.abort();
     const run = agent.runs[0]!;
     const interrupt = await run.interrupted;
+    // Once the response is over and a turn has passed, a second interrupt would have happened.
+    await app!.activeRuns.settled();
+    await new Promise((resolve) => setImmediate(resolve));
 
     expect(interrupt.reason).toBe(InterruptReason.clientDisconnected);
     expect(run.abortedAt).toBeDefined();
@@ -41,9 +44,12 @@ describe('a client that leaves (real HTTP)', () => {
     const abortedAt = performance.now();
     controller.abort();
     const interrupt = await agent.runs[0]!.interrupted;
+    await app!.activeRuns.settled();
+    await new Promise((resolve) => setImmediate(resolve));
 
     expect(interrupt.reason).toBe(InterruptReason.clientDisconnected);
     expect(agent.runs[0]!.abortedAt).toBeDefined();
+    expect(agent.runs[0]!.interrupts).toHaveLength(1);
     console.info(`disconnect-to-interrupt (silent agent): ${(interrupt.at - abortedAt).toFixed(2)} ms`);
   });
 

@@ -174,6 +174,16 @@ describe('operability', () => {
     await shutdown;
   });
 
+  it('answers 503 on /health/ready with the reason while shutting down', async () => {
+    const { app, readiness } = createApp({ agent: new ScriptedAgent([]), config: loadConfig({}) });
+    const url = await listen(app);
+    readiness.markShuttingDown();
+    const response = await fetch(`${url}/health/ready`);
+
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: 'not_ready', reasons: ['shutting down'] });
+  });
+
   it('turns readiness to 503 with a reason when the upstream is down', async () => {
     const down = createServer().listen(0, '127.0.0.1');
     await once(down, 'listening');

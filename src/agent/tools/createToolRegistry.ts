@@ -6,8 +6,6 @@ import type { Tool } from './tool.js';
 export const BUILTIN_TOOLS: readonly Tool[] = [currentTimeTool, calculatorTool];
 
 export interface ToolRegistry {
-  readonly names: readonly string[];
-  get(name: string): Tool | undefined;
   /** The tools named, in that order; throws naming the unknown ones and what is available. */
   select(names: readonly string[]): Tool[];
 }
@@ -23,8 +21,6 @@ export function createToolRegistry(tools: readonly Tool[] = BUILTIN_TOOLS): Tool
     byName.set(tool.name, tool);
   }
   return {
-    names: [...byName.keys()],
-    get: (name) => byName.get(name),
     select(names) {
       const unknown = names.filter((name) => !byName.has(name));
       if (unknown.length > 0) {
