@@ -5,7 +5,7 @@ export default defineConfig({
     // The JSON report is what .ci/run counts; the default reporter is what people read.
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
     projects: [
-      { test: { name: 'marbles', include: ['marbles/**/*.spec.ts'], environment: 'node' } },
+      { test: { name: 'marbles', include: ['marbles/**/*.spec.ts', 'examples/**/*.spec.ts'], environment: 'node' } },
       {
         test: {
           name: 'integration',
