@@ -18,7 +18,15 @@ export default tseslint.config(
       'rxjs-x/finnish': [
         'error',
         // An operator is a function of streams, not a stream: no $.
-        { functions: false, methods: false, parameters: true, properties: false, variables: true, strict: false, types: { '^(MonoType)?OperatorFunction$': false } },
+        {
+          functions: false,
+          methods: false,
+          parameters: true,
+          properties: false,
+          variables: true,
+          strict: false,
+          types: { '^(MonoType)?OperatorFunction$': false },
+        },
       ],
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

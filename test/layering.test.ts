@@ -38,7 +38,9 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
     const text = readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => resolve(dirname(file), match[1]!.replace(/\.js$/, '.ts')));
+    const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) =>
+      resolve(dirname(file), match[1]!.replace(/\.js$/, '.ts')),
+    );
     graph.set(file, targets);
   }
   return graph;

@@ -22,15 +22,28 @@ describe('tool progress chunks and the official openai SDK', () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const meta = { ...createChatCompletionMeta('rxgate-agent', false), toolProgress: true };
-      ssePipeline(of(...RUN), chatProtocol(meta), { sink: res, clientClose$: NEVER, cancellation: new Cancellation(), keepaliveMs: 10_000 }).subscribe({
+      ssePipeline(of(...RUN), chatProtocol(meta), {
+        sink: res,
+        clientClose$: NEVER,
+        cancellation: new Cancellation(),
+        keepaliveMs: 10_000,
+      }).subscribe({
         complete: () => res.end(),
       });
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const client = new OpenAI({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: 'unused', maxRetries: 0 });
-      const stream = await client.chat.completions.create({ model: 'rxgate-agent', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      const client = new OpenAI({
+        baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        apiKey: 'unused',
+        maxRetries: 0,
+      });
+      const stream = await client.chat.completions.create({
+        model: 'rxgate-agent',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
       let content = '';
       const tools: unknown[] = [];
       for await (const chunk of stream) {

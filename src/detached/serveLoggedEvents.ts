@@ -16,7 +16,12 @@ const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = { encode: identity,
  * keepalives and the slow-client bound. The subscriber's lifecycle is its own, not the run's: a
  * subscriber that leaves, or is cut off, ends only its own stream.
  */
-export async function serveLoggedEvents(req: Request, res: Response, events$: Observable<LoggedEvent>, context: Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'>): Promise<Served> {
+export async function serveLoggedEvents(
+  req: Request,
+  res: Response,
+  events$: Observable<LoggedEvent>,
+  context: Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'>,
+): Promise<Served> {
   const lifecycle = startLifecycle({ metrics: context.metrics, inFlight: context.metrics.inFlightStreams.labels(routeOf(req)) });
   try {
     return await serveSse(req, res, events$, LOGGED_EVENTS, { ...context, lifecycle });

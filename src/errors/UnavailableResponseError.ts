@@ -4,7 +4,10 @@ import { RxgateError } from './RxgateError.js';
 export type Tombstone = 'evicted' | 'deleted';
 
 function describe(id: string, tombstone: Tombstone | undefined, chainOf: string | undefined): string {
-  const subject = chainOf === undefined || chainOf === id ? `response '${id}'` : `response '${id}' (an ancestor of '${chainOf}' in its previous_response_id chain)`;
+  const subject =
+    chainOf === undefined || chainOf === id
+      ? `response '${id}'`
+      : `response '${id}' (an ancestor of '${chainOf}' in its previous_response_id chain)`;
   if (tombstone === 'evicted') {
     return `${subject} was evicted from the store by the retention policy (RXGATE_RETENTION_MAX_ITEMS / RXGATE_RETENTION_MAX_AGE_DAYS); the conversation cannot be continued`;
   }

@@ -50,7 +50,13 @@ export function toOpenAIError(error: unknown): OpenAIError {
   }
   if (error instanceof UnavailableResponseError) {
     const param = error.chainOf === undefined ? null : 'previous_response_id';
-    return envelope(404, error.message, 'invalid_request_error', error.tombstone ? `response_${error.tombstone}` : 'response_not_found', param);
+    return envelope(
+      404,
+      error.message,
+      'invalid_request_error',
+      error.tombstone ? `response_${error.tombstone}` : 'response_not_found',
+      param,
+    );
   }
   if (error instanceof ChainTooLongError) {
     return envelope(400, error.message, 'invalid_request_error', 'chain_too_long', 'previous_response_id');

@@ -77,16 +77,36 @@ function corsFor(origins: readonly string[]) {
 
 /** The OpenAI-compatible HTTP API around one agent, as an Express app to listen with or embed. */
 export function createApp(options: CreateAppOptions): RxgateApp {
-  const { agent, config, logger = silentLogger, activeRuns = new ActiveRuns(), metrics = createMetrics(), readiness = new Readiness(), operators = {} } = options;
+  const {
+    agent,
+    config,
+    logger = silentLogger,
+    activeRuns = new ActiveRuns(),
+    metrics = createMetrics(),
+    readiness = new Readiness(),
+    operators = {},
+  } = options;
   const store = options.store ?? new Store({ dataDir: ':memory:' });
   const recovered = recoverRuns(store) + recoverResponses(store);
   if (recovered > 0) logger.warn({ recovered }, 'marked responses and runs left in flight by the previous process as failed');
-  const detached = new DetachedRuns({ activeRuns, log: store.events, metrics, maxConcurrent: config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns });
+  const detached = new DetachedRuns({
+    activeRuns,
+    log: store.events,
+    metrics,
+    maxConcurrent: config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns,
+  });
   readiness.add({ name: 'store writable', check: async () => store.checkWritable() });
 
   const accessLog = createAccessLog(metrics);
   const mount = (handler: RouteHandler): RequestHandler => route(accessLog, handler);
-  const serving = { agent, metrics, activeRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
+  const serving = {
+    agent,
+    metrics,
+    activeRuns,
+    defaultModel: config.modelId,
+    keepaliveMs: config.keepaliveMs,
+    maxBufferedBytes: config.maxBufferedBytes,
+  };
   const stored = { ...serving, store, detached };
 
   const app = express();
@@ -95,7 +115,10 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.use(requestContext(logger));
   if (config.corsOrigins.length > 0) {
     app.use(corsFor(config.corsOrigins));
-    app.options(/.*/, mount((_req, res) => void res.status(204).end()));
+    app.options(
+      /.*/,
+      mount((_req, res) => void res.status(204).end()),
+    );
   }
 
   app.get('/health', mount(healthRoute));

@@ -54,16 +54,40 @@ export function createMetrics() {
       labelNames: ['status'] as const,
       registers,
     }),
-    upstreamErrors: new Counter({ name: 'rxgate_upstream_errors_total', help: 'Upstream failures by kind.', labelNames: ['kind'] as const, registers }),
-    tokens: new Counter({ name: 'rxgate_tokens_total', help: 'Tokens reported by the upstream, by direction.', labelNames: ['direction'] as const, registers }),
-    bytesWritten: new Counter({ name: 'rxgate_sse_bytes_written_total', help: 'SSE bytes handed to client sockets, by route.', labelNames: ['route'] as const, registers }),
-    keepalives: new Counter({ name: 'rxgate_sse_keepalives_total', help: 'SSE keepalive comments sent, by route.', labelNames: ['route'] as const, registers }),
+    upstreamErrors: new Counter({
+      name: 'rxgate_upstream_errors_total',
+      help: 'Upstream failures by kind.',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    tokens: new Counter({
+      name: 'rxgate_tokens_total',
+      help: 'Tokens reported by the upstream, by direction.',
+      labelNames: ['direction'] as const,
+      registers,
+    }),
+    bytesWritten: new Counter({
+      name: 'rxgate_sse_bytes_written_total',
+      help: 'SSE bytes handed to client sockets, by route.',
+      labelNames: ['route'] as const,
+      registers,
+    }),
+    keepalives: new Counter({
+      name: 'rxgate_sse_keepalives_total',
+      help: 'SSE keepalive comments sent, by route.',
+      labelNames: ['route'] as const,
+      registers,
+    }),
     slowClientCompactions: new Counter({
       name: 'rxgate_slow_client_compactions_total',
       help: 'Times the frames held for a slow client were coalesced.',
       registers,
     }),
-    slowClientCutoffs: new Counter({ name: 'rxgate_slow_client_cutoffs_total', help: 'Clients cut off for reading too slowly.', registers }),
+    slowClientCutoffs: new Counter({
+      name: 'rxgate_slow_client_cutoffs_total',
+      help: 'Clients cut off for reading too slowly.',
+      registers,
+    }),
   };
 }
 

@@ -42,7 +42,11 @@ export interface SsePipelineOptions<In, Out> {
  * ssePipeline(agent.run(request, cancellation), chatProtocol(meta), { sink: res, clientClose$: clientClose$(res), cancellation, keepaliveMs: 10_000 })
  *   .subscribe({ complete: () => res.end() });
  */
-export function ssePipeline<In, Out>(source$: Observable<In>, protocol: SseProtocol<In, Out>, options: SsePipelineOptions<In, Out>): Observable<string> {
+export function ssePipeline<In, Out>(
+  source$: Observable<In>,
+  protocol: SseProtocol<In, Out>,
+  options: SsePipelineOptions<In, Out>,
+): Observable<string> {
   const { cancellation, scheduler, onFailure } = options;
   const { isFailure } = protocol;
   return source$.pipe(
@@ -53,7 +57,13 @@ export function ssePipeline<In, Out>(source$: Observable<In>, protocol: SseProto
     map(protocol.frame),
     protocol.end ?? identity,
     keepalive(options.keepaliveMs, scheduler),
-    writeTo(options.sink, { cancellation, maxBufferedBytes: options.maxBufferedBytes, compact: protocol.compact, onCompact: options.onCompact, scheduler }),
+    writeTo(options.sink, {
+      cancellation,
+      maxBufferedBytes: options.maxBufferedBytes,
+      compact: protocol.compact,
+      onCompact: options.onCompact,
+      scheduler,
+    }),
     takeUntil(options.clientClose$),
   );
 }

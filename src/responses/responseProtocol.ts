@@ -11,7 +11,10 @@ import { toResponseEvents } from './toResponseEvents.js';
  * event, whose response `onSettled` receives. A stream the server ended (stop, shutdown) still
  * ends with a `response.incomplete` carrying the text so far.
  */
-export function responseProtocol(draft: ResponseDraft, onSettled: (response: ResponseObject) => void): SseProtocol<AgentEvent, ResponseStreamEvent> {
+export function responseProtocol(
+  draft: ResponseDraft,
+  onSettled: (response: ResponseObject) => void,
+): SseProtocol<AgentEvent, ResponseStreamEvent> {
   const protocol: SseProtocol<AgentEvent, ResponseStreamEvent> = {
     encode: (events$) =>
       events$.pipe(

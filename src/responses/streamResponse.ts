@@ -23,7 +23,10 @@ export async function streamResponse(req: Request, res: Response, turn: Response
   });
   turn.save(draft.snapshot('in_progress'));
   try {
-    return await serveSse(req, res, agent.run(turn.agentRequest, lifecycle.cancellation).pipe(lifecycle.record), protocol, { ...context, lifecycle });
+    return await serveSse(req, res, agent.run(turn.agentRequest, lifecycle.cancellation).pipe(lifecycle.record), protocol, {
+      ...context,
+      lifecycle,
+    });
   } finally {
     // A stream that ended before its terminal event leaves an `incomplete` snapshot.
     if (!settled) turn.save(draft.snapshot('incomplete', 'interrupted'));

@@ -51,7 +51,13 @@ export const stopRunRoute =
     const run = currentRun(context, id);
     const live = context.detached.get(id, 'run');
     if (!live) {
-      throw new RequestError(409, `run '${id}' has already finished (status ${run.status}); only a running run can be stopped`, 'invalid_request_error', null, 'run_not_running');
+      throw new RequestError(
+        409,
+        `run '${id}' has already finished (status ${run.status}); only a running run can be stopped`,
+        'invalid_request_error',
+        null,
+        'run_not_running',
+      );
     }
     await live.stop(InterruptReason.stopRequested);
     res.json(currentRun(context, id));

@@ -22,7 +22,18 @@ const now = () => Math.floor(Date.now() / 1000);
 export function startRun(request: RunRequest, { agent, store, detached, defaultModel }: RunsContext): DetachedRun<RunObject> {
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
-  let run: RunObject = { id, object: 'run', status: 'queued', model, created_at: now(), started_at: null, completed_at: null, output: '', usage: null, error: null };
+  let run: RunObject = {
+    id,
+    object: 'run',
+    status: 'queued',
+    model,
+    created_at: now(),
+    started_at: null,
+    completed_at: null,
+    output: '',
+    usage: null,
+    error: null,
+  };
   // The output so far is kept as a string and put into the run only when it is shown or saved:
   // a delta must not copy the whole run object.
   let output = '';

@@ -39,7 +39,13 @@ const byteLength = (frames: readonly string[]): number => frames.reduce((sum, fr
  */
 export function writeTo(
   sink: SseSink,
-  { cancellation, maxBufferedBytes = DEFAULTS.maxBufferedBytes, compact = (frames) => [...frames], onCompact, scheduler = asapScheduler }: WriteToOptions,
+  {
+    cancellation,
+    maxBufferedBytes = DEFAULTS.maxBufferedBytes,
+    compact = (frames) => [...frames],
+    onCompact,
+    scheduler = asapScheduler,
+  }: WriteToOptions,
 ): MonoTypeOperatorFunction<string> {
   return (frames$) =>
     new Observable<string>((subscriber) => {

@@ -81,7 +81,7 @@ export class ResponseStore {
   /** The messages of the chain ending at `id`, oldest first; a missing or buried link is a 404 naming it. */
   conversation(id: string): ChatMessage[] {
     const turns: (readonly ChatMessage[])[] = [];
-    for (let cursor: string | null = id; cursor !== null; ) {
+    for (let cursor: string | null = id; cursor !== null;) {
       if (turns.length >= MAX_CHAIN) throw new ChainTooLongError(id, MAX_CHAIN);
       const row = this.#select.get(cursor) as Row | undefined;
       if (!row || row.tombstone) throw new UnavailableResponseError(cursor, row?.tombstone ?? undefined, id);

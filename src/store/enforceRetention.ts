@@ -9,7 +9,10 @@ export interface RetentionPolicy {
 }
 
 /** The policy the retention settings (`RXGATE_RETENTION_MAX_ITEMS`, `RXGATE_RETENTION_MAX_AGE_DAYS`) describe. */
-export function retentionPolicy({ retentionMaxItems, retentionMaxAgeDays }: Pick<Config, 'retentionMaxItems' | 'retentionMaxAgeDays'>): RetentionPolicy {
+export function retentionPolicy({
+  retentionMaxItems,
+  retentionMaxAgeDays,
+}: Pick<Config, 'retentionMaxItems' | 'retentionMaxAgeDays'>): RetentionPolicy {
   return { maxItems: retentionMaxItems, maxAgeMs: retentionMaxAgeDays * 24 * 3600 * 1000 };
 }
 

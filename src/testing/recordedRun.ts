@@ -21,7 +21,12 @@ export interface RecordedRun {
  * interrupt and abort is recorded with the frame it happened at, so that a marble spec can assert
  * when the run was stopped.
  */
-export function recordedRun(scheduler: SchedulerLike, events$: Observable<AgentEvent>, cancellation: Cancellation, handle: InterruptHandle = 'records'): RecordedRun {
+export function recordedRun(
+  scheduler: SchedulerLike,
+  events$: Observable<AgentEvent>,
+  cancellation: Cancellation,
+  handle: InterruptHandle = 'records',
+): RecordedRun {
   const interrupts: RecordedRun['interrupts'] = [];
   const aborts: number[] = [];
   const run$ = createRun(cancellation, (signal) => {
