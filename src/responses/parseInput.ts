@@ -25,6 +25,17 @@ const items = z.array(message).min(1, 'input must not be empty').max(MAX_MESSAGE
 /** `input` as the request carries it: checked for its outer shape only, items one by one below. */
 export const inputField = z.union([text, z.array(z.unknown())], { error: 'input must be a string or an array of input items' });
 
+/** The fields every request that starts a turn from Responses-style input has: `POST /v1/responses` and `POST /v1/runs`. */
+export const turnFields = {
+  model: z.string().min(1).max(256).optional(),
+  input: inputField,
+  instructions: z
+    .string({ error: 'instructions must be a string' })
+    .max(64 * 1024)
+    .nullable()
+    .optional(),
+};
+
 type InputPart = z.output<typeof part>;
 
 const toContentPart = (p: InputPart): ContentPart =>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ChatMessage } from '../agent/agent.js';
 import { RequestError } from '../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
-import { inputField, parseInput } from './parseInput.js';
+import { parseInput, turnFields } from './parseInput.js';
 
 const flag = (name: string) =>
   z
@@ -11,13 +11,7 @@ const flag = (name: string) =>
     .optional();
 
 const responseRequestSchema = z.object({
-  model: z.string().min(1).max(256).optional(),
-  input: inputField,
-  instructions: z
-    .string({ error: 'instructions must be a string' })
-    .max(64 * 1024)
-    .nullable()
-    .optional(),
+  ...turnFields,
   previous_response_id: z.string({ error: 'previous_response_id must be a string' }).min(1).max(256).nullable().optional(),
   store: flag('store'),
   stream: flag('stream'),

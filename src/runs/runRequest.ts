@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../agent/agent.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
-import { inputField, parseInput } from '../responses/parseInput.js';
+import { parseInput, turnFields } from '../responses/parseInput.js';
 
 const runRequestSchema = z.object({
-  model: z.string().min(1).max(256).optional(),
-  input: inputField,
-  instructions: z
-    .string({ error: 'instructions must be a string' })
-    .max(64 * 1024)
-    .nullable()
-    .optional(),
+  ...turnFields,
 });
 
 export interface RunRequest {
