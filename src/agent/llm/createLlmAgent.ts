@@ -97,7 +97,6 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   const toolDefinitions = toToolDefinitions(tools);
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   const serverToolNames = tools.map((tool) => tool.name);
-  const openChunks = options.upstreamChunks ?? upstreamChunks;
 
   function callModel(request: AgentRequest, messages: readonly ChatMessage[], iteration: number, signal: AbortSignal): Observable<TurnEvent> {
     const clientTools = request.clientTools ?? [];
@@ -110,7 +109,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       options: request.options,
     });
     const clientToolNames = new Set(clientTools.map((tool) => tool.function.name));
-    return openChunks({ url, apiKey, body, signal, requestId: request.requestId, onResponse: options.onUpstreamResponse }).pipe(
+    return (options.upstreamChunks ?? upstreamChunks)({ url, apiKey, body, signal, requestId: request.requestId, onResponse: options.onUpstreamResponse }).pipe(
       filter(carriesOutput),
       timeout({
         first: firstTokenTimeoutMs,
