@@ -17,8 +17,8 @@ export interface Usage {
  * `finish` `tool_calls` (or `length` if the model was cut off mid-call) and the client runs it.
  * `index` numbers the client calls of the run from 0 (calls the agent runs take none); the first
  * delta of each call carries its `id` and `name`, later ones neither; `arguments` are the JSON
- * fragments in order (only a first delta may have none). The deltas are the whole story: a non-streaming encoder
- * rebuilds the calls with `assembleToolCalls`.
+ * fragments in order (only a first delta may have none). The deltas are the whole story: a
+ * non-streaming encoder rebuilds the calls with `assembleToolCalls`.
  *
  * ```
  * run:   -t-a-b-a-b-(uf|)    t = text, a/b = deltas of client calls 0 and 1, u = usage, f = finish tool_calls
