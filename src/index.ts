@@ -1,5 +1,15 @@
 // The public library API: everything needed to embed rxgate, write an agent, or add operators.
-export type { Agent, AgentRequest, ChatMessage, ClientTool, ContentPart, ModelOptions, ResponseFormat, ToolCall, ToolChoice } from './agent/agent.js';
+export type {
+  Agent,
+  AgentRequest,
+  ChatMessage,
+  ClientTool,
+  ContentPart,
+  ModelOptions,
+  ResponseFormat,
+  ToolCall,
+  ToolChoice,
+} from './agent/agent.js';
 export type { AgentEvent, AgentEventOf, FinishReason, Usage } from './agent/agentEvent.js';
 export { assembleToolCalls } from './agent/assembleToolCalls.js';
 export { Cancellation } from './agent/cancellation.js';
@@ -30,7 +40,14 @@ export { UpstreamError, type UpstreamErrorKind } from './errors/UpstreamError.js
 export { toOpenAIError, type OpenAIErrorBody } from './errors/toOpenAIError.js';
 
 export { coalesce, deadline, maxOutput, measure, rateLimit } from './operators/index.js';
-export type { CoalesceOptions, DeadlineOptions, MaxOutputOptions, MeasureOptions, RateLimitOptions, StreamMetrics } from './operators/index.js';
+export type {
+  CoalesceOptions,
+  DeadlineOptions,
+  MaxOutputOptions,
+  MeasureOptions,
+  RateLimitOptions,
+  StreamMetrics,
+} from './operators/index.js';
 export { applyOperators } from './pipeline/applyOperators.js';
 export { composeOperators } from './pipeline/composeOperators.js';
 export type { ChunkOperator, EventOperator, PipelineContext, PipelineOperators } from './pipeline/pipelineOperators.js';

@@ -10,7 +10,14 @@ import { calculatorTool } from '../src/agent/tools/calculatorTool.js';
 import { defineTool } from '../src/agent/tools/tool.js';
 import { captureLogger } from './support/captureLogger.js';
 import { collectRun, textOf } from './support/collectRun.js';
-import { answer, createScriptedUpstream, frames, toolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
+import {
+  answer,
+  createScriptedUpstream,
+  frames,
+  toolCalls,
+  type ScriptedUpstream,
+  type UpstreamScript,
+} from './support/scriptedUpstream.js';
 
 const WEATHER: ClientTool = {
   type: 'function',
@@ -21,8 +28,15 @@ const WEATHER: ClientTool = {
     strict: true,
   },
 };
-const SEARCH: ClientTool = { type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } };
-const QUESTION: AgentRequest = { model: 'rxgate-agent', messages: [{ role: 'user', content: 'Weather in Oslo?' }], clientTools: [WEATHER, SEARCH] };
+const SEARCH: ClientTool = {
+  type: 'function',
+  function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+};
+const QUESTION: AgentRequest = {
+  model: 'rxgate-agent',
+  messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+  clientTools: [WEATHER, SEARCH],
+};
 
 let upstream: ScriptedUpstream | undefined;
 afterEach(async () => {
@@ -49,7 +63,13 @@ async function agentFor(scripts: UpstreamScript[], options: Partial<LlmAgentOpti
   upstream = await createScriptedUpstream(scripts);
   const log = captureLogger();
   const booking = countingTool();
-  const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [calculatorTool, booking.tool], logger: log.logger, ...options });
+  const agent = createLlmAgent({
+    baseUrl: upstream.baseUrl,
+    model: 'up-model',
+    tools: [calculatorTool, booking.tool],
+    logger: log.logger,
+    ...options,
+  });
   return { agent, log, upstream, bookings: booking.runs };
 }
 
@@ -74,11 +94,18 @@ describe('client tools through the LLM agent, against a scripted upstream', () =
       metadata: { team: 'rx' },
     };
 
-    const { error } = await collectRun(agent.run({ ...QUESTION, toolChoice: 'auto', parallelToolCalls: false, options }, new Cancellation()));
+    const { error } = await collectRun(
+      agent.run({ ...QUESTION, toolChoice: 'auto', parallelToolCalls: false, options }, new Cancellation()),
+    );
 
     expect(error).toBeUndefined();
     const { body } = upstream.requests[0]!;
-    expect((body.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual(['calculator', 'book_table', 'get_weather', 'search']);
+    expect((body.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual([
+      'calculator',
+      'book_table',
+      'get_weather',
+      'search',
+    ]);
     expect((body.tools as unknown[]).slice(2)).toEqual([WEATHER, SEARCH]);
     expect(body).toEqual({
       ...options,
@@ -94,7 +121,10 @@ describe('client tools through the LLM agent, against a scripted upstream', () =
 
   it('ends the run after one model call when the model calls client tools, streaming their deltas', async () => {
     const { agent, upstream } = await agentFor([
-      toolCalls({ id: 'call_w', name: 'get_weather', fragments: ['{"city":', '"Oslo"}'] }, { id: 'call_s', name: 'search', fragments: ['{"q":"umbrella"}'] }),
+      toolCalls(
+        { id: 'call_w', name: 'get_weather', fragments: ['{"city":', '"Oslo"}'] },
+        { id: 'call_s', name: 'search', fragments: ['{"q":"umbrella"}'] },
+      ),
       answer('never'),
     ]);
 
@@ -123,7 +153,10 @@ describe('client tools through the LLM agent, against a scripted upstream', () =
 
   it('runs the server tool of a mixed turn zero times, returns only the client call, and logs the deferral', async () => {
     const { agent, upstream, bookings, log } = await agentFor([
-      toolCalls({ id: 'call_book', name: 'book_table', fragments: ['{"at":"19:00"}'] }, { id: 'call_w', name: 'get_weather', fragments: ['{"city":"Oslo"}'] }),
+      toolCalls(
+        { id: 'call_book', name: 'book_table', fragments: ['{"at":"19:00"}'] },
+        { id: 'call_w', name: 'get_weather', fragments: ['{"city":"Oslo"}'] },
+      ),
       answer('never'),
     ]);
 
@@ -156,7 +189,15 @@ describe('client tools through the LLM agent, against a scripted upstream', () =
 
     expect(error).toBeUndefined();
     expect(bookings.count).toBe(1);
-    expect(events.map((event) => event.type)).toEqual(['usage', 'tool_start', 'tool_end', 'tool_call_delta', 'tool_call_delta', 'usage', 'finish']);
+    expect(events.map((event) => event.type)).toEqual([
+      'usage',
+      'tool_start',
+      'tool_end',
+      'tool_call_delta',
+      'tool_call_delta',
+      'usage',
+      'finish',
+    ]);
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' });
     expect(upstream.requests).toHaveLength(2);
     // `required` binds the first call only: on every call it would loop until maxIterations.

@@ -1,4 +1,18 @@
-import { asyncScheduler, concat, connect, defer, filter, merge, mergeMap, of, tap, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  concat,
+  connect,
+  defer,
+  filter,
+  merge,
+  mergeMap,
+  of,
+  tap,
+  throwError,
+  timeout,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
 import { AgentError } from '../../errors/AgentError.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
@@ -98,7 +112,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   const serverToolNames = tools.map((tool) => tool.name);
 
-  function callModel(request: AgentRequest, messages: readonly ChatMessage[], iteration: number, signal: AbortSignal): Observable<TurnEvent> {
+  function callModel(
+    request: AgentRequest,
+    messages: readonly ChatMessage[],
+    iteration: number,
+    signal: AbortSignal,
+  ): Observable<TurnEvent> {
     const clientTools = request.clientTools ?? [];
     const body = toUpstreamBody({
       model,
@@ -109,23 +128,45 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       options: request.options,
     });
     const clientToolNames = new Set(clientTools.map((tool) => tool.function.name));
-    return (options.upstreamChunks ?? upstreamChunks)({ url, apiKey, body, signal, requestId: request.requestId, onResponse: options.onUpstreamResponse }).pipe(
+    return (options.upstreamChunks ?? upstreamChunks)({
+      url,
+      apiKey,
+      body,
+      signal,
+      requestId: request.requestId,
+      onResponse: options.onUpstreamResponse,
+    }).pipe(
       filter(carriesOutput),
       timeout({
         first: firstTokenTimeoutMs,
         scheduler,
-        with: () => throwError(() => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`)),
+        with: () =>
+          throwError(
+            () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
+          ),
       }),
-      deadline(requestTimeoutMs, () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`), scheduler),
+      deadline(
+        requestTimeoutMs,
+        () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`),
+        scheduler,
+      ),
       toTurnEvents({ clientToolNames }),
     );
   }
 
-  function runTools(turn: TurnEnd, signal: AbortSignal, nextTurn$: (toolMessages: ChatMessage[]) => Observable<AgentEvent>): Observable<AgentEvent> {
+  function runTools(
+    turn: TurnEnd,
+    signal: AbortSignal,
+    nextTurn$: (toolMessages: ChatMessage[]) => Observable<AgentEvent>,
+  ): Observable<AgentEvent> {
     return defer(() => {
       const outcomes = new Map<string, string>();
       const calls$ = turn.toolCalls.map((call) =>
-        runToolCall(toolsByName.get(call.function.name), { callId: call.id, name: call.function.name, arguments: call.function.arguments }, signal),
+        runToolCall(
+          toolsByName.get(call.function.name),
+          { callId: call.id, name: call.function.name, arguments: call.function.arguments },
+          signal,
+        ),
       );
       const tools$ = merge(...calls$).pipe(
         tap((event) => {
@@ -134,18 +175,29 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       );
       const toolMessages = (): ChatMessage[] =>
         turn.toolCalls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: outcomes.get(call.id) ?? 'Error: no result' }));
-      return concat(tools$, defer(() => nextTurn$(toolMessages())));
+      return concat(
+        tools$,
+        defer(() => nextTurn$(toolMessages())),
+      );
     });
   }
 
-  function converse(request: AgentRequest, messages: readonly ChatMessage[], iteration: number, signal: AbortSignal): Observable<AgentEvent> {
+  function converse(
+    request: AgentRequest,
+    messages: readonly ChatMessage[],
+    iteration: number,
+    signal: AbortSignal,
+  ): Observable<AgentEvent> {
     logger.debug({ iteration, messages: messages.length }, 'calling the upstream model');
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next.
     return callModel(request, messages, iteration, signal).pipe(
       connect((turn$) =>
         merge(
           turn$.pipe(filter((event): event is AgentEvent => event.type !== 'turn_end')),
-          turn$.pipe(filter((event): event is TurnEnd => event.type === 'turn_end'), mergeMap((event) => afterTurn(event))),
+          turn$.pipe(
+            filter((event): event is TurnEnd => event.type === 'turn_end'),
+            mergeMap((event) => afterTurn(event)),
+          ),
         ),
       ),
     );
@@ -154,7 +206,10 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       if (event.clientToolCalls.length > 0) {
         if (event.toolCalls.length > 0) {
           const deferred = event.toolCalls.map((call) => ({ id: call.id, name: call.function.name }));
-          logger.info({ requestId: request.requestId, iteration, deferred }, 'deferred the server tool calls of a turn that also called client tools; none ran');
+          logger.info(
+            { requestId: request.requestId, iteration, deferred },
+            'deferred the server tool calls of a turn that also called client tools; none ran',
+          );
         }
         // A call cut off by the token limit goes out as it is, with the reason that says so.
         return of({ type: 'finish', reason: event.finishReason === 'length' ? 'length' : 'tool_calls' });
@@ -164,7 +219,11 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         const note = `\n\n[rxgate: stopped after ${maxIterations} model calls, the limit (maxIterations), while the model was still calling tools.]`;
         return of<AgentEvent[]>({ type: 'text', delta: note }, { type: 'finish', reason: 'length' });
       }
-      const assistant: ChatMessage = { role: 'assistant', content: event.content === '' ? null : event.content, tool_calls: event.toolCalls };
+      const assistant: ChatMessage = {
+        role: 'assistant',
+        content: event.content === '' ? null : event.content,
+        tool_calls: event.toolCalls,
+      };
       return runTools(event, signal, (toolMessages) => converse(request, [...messages, assistant, ...toolMessages], iteration + 1, signal));
     }
   }
@@ -187,7 +246,10 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
               if (event.type === 'usage') usage = sumUsage(usage, event.usage);
             }),
           );
-          return { events: events$, interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage }, 'llm run interrupted') };
+          return {
+            events: events$,
+            interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage }, 'llm run interrupted'),
+          };
         },
         { logger },
       );

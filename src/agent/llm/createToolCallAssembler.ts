@@ -34,7 +34,8 @@ export function createToolCallAssembler(): ToolCallAssembler {
   let lastIndex = -1;
   return {
     add(delta) {
-      const index = delta.index ?? (delta.id !== undefined && delta.id !== byIndex.get(lastIndex)?.id ? lastIndex + 1 : Math.max(lastIndex, 0));
+      const index =
+        delta.index ?? (delta.id !== undefined && delta.id !== byIndex.get(lastIndex)?.id ? lastIndex + 1 : Math.max(lastIndex, 0));
       lastIndex = Math.max(lastIndex, index);
       const draft = byIndex.get(index) ?? { id: '', name: '', arguments: '' };
       byIndex.set(index, draft);

@@ -73,7 +73,13 @@ export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions 
           return undefined;
         }
         clientIndexes.set(at, clientIndexes.size);
-        return { type: 'tool_call_delta', index: clientIndexes.size - 1, id: call.id, name: call.function.name, arguments: call.function.arguments };
+        return {
+          type: 'tool_call_delta',
+          index: clientIndexes.size - 1,
+          id: call.id,
+          name: call.function.name,
+          arguments: call.function.arguments,
+        };
       }
 
       // rxgate asks for one choice, so a chunk carries at most one reasoning and one content delta:
@@ -119,7 +125,10 @@ export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions 
         const turnEnd: TurnEnd = {
           type: 'turn_end',
           content,
-          toolCalls: toolCalls.indexes().filter((at) => !clientIndexes.has(at)).map((at) => toolCalls.call(at)),
+          toolCalls: toolCalls
+            .indexes()
+            .filter((at) => !clientIndexes.has(at))
+            .map((at) => toolCalls.call(at)),
           clientToolCalls: [...clientIndexes.keys()].map((at) => toolCalls.call(at)),
           finishReason,
         };

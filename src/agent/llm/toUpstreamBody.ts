@@ -23,7 +23,14 @@ const RESERVED = new Set(['model', 'messages', 'stream', 'stream_options', 'tool
  * toUpstreamBody({ model: 'm', messages, tools: [], options: { temperature: 0.2 } });
  * // { temperature: 0.2, model: 'm', messages, stream: true, stream_options: { include_usage: true } }
  */
-export function toUpstreamBody({ model, messages, tools, toolChoice, parallelToolCalls, options = {} }: UpstreamCall): Record<string, unknown> {
+export function toUpstreamBody({
+  model,
+  messages,
+  tools,
+  toolChoice,
+  parallelToolCalls,
+  options = {},
+}: UpstreamCall): Record<string, unknown> {
   const forwarded = Object.fromEntries(Object.entries(options).filter(([name, value]) => !RESERVED.has(name) && value !== undefined));
   const withTools = tools.length > 0;
   return {
