@@ -1,8 +1,21 @@
 // The public library API: everything needed to embed rxgate, write an agent, or add operators.
-export type { Agent, AgentRequest, ChatMessage, ContentPart, ToolCall } from './agent/agent.js';
+export type {
+  Agent,
+  AgentRequest,
+  ChatMessage,
+  ClientTool,
+  ContentPart,
+  ModelOptions,
+  ResponseFormat,
+  ToolCall,
+  ToolChoice,
+} from './agent/agent.js';
 export type { AgentEvent, AgentEventOf, FinishReason, Usage } from './agent/agentEvent.js';
+export { assembleToolCalls } from './agent/assembleToolCalls.js';
 export { Cancellation } from './agent/cancellation.js';
+export { clientToolConflicts, type ClientToolConflict } from './agent/clientToolConflicts.js';
 export { createRun, type CreateRunOptions, type InterruptibleRun } from './agent/createRun.js';
+export { findOrphanToolMessage } from './agent/findOrphanToolMessage.js';
 export { InterruptReason } from './agent/interruptReason.js';
 export { createLlmAgent, type LlmAgentOptions } from './agent/llm/createLlmAgent.js';
 export { createOfflineAgent, type OfflineAgentOptions } from './agent/offline/createOfflineAgent.js';

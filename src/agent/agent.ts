@@ -23,12 +23,76 @@ export type ChatMessage =
     }
   | { readonly role: 'tool'; readonly content: string | readonly ContentPart[]; readonly tool_call_id: string };
 
+/**
+ * A tool the client brings (an entry of the Chat Completions `tools` array). The agent never
+ * runs it: when the model calls it, the run ends and the call goes to the client, which sends
+ * the result back as a `tool` message in its next request.
+ */
+export interface ClientTool {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description?: string;
+    /** A JSON Schema object, forwarded as the client sent it. */
+    readonly parameters?: Readonly<Record<string, unknown>>;
+    readonly strict?: boolean | null;
+  };
+}
+
+/** The Chat Completions `tool_choice`. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly type: 'function'; readonly function: { readonly name: string } };
+
+/** The Chat Completions `response_format`. */
+export type ResponseFormat =
+  | { readonly type: 'text' }
+  | { readonly type: 'json_object' }
+  | {
+      readonly type: 'json_schema';
+      readonly json_schema: {
+        readonly name: string;
+        readonly description?: string;
+        readonly schema?: Readonly<Record<string, unknown>>;
+        readonly strict?: boolean | null;
+      };
+    };
+
+/**
+ * Sampling and output options of the client's request, under their Chat Completions names.
+ * The HTTP layer validates them; an agent that calls a model forwards them verbatim.
+ */
+export interface ModelOptions {
+  readonly temperature?: number | null;
+  readonly top_p?: number | null;
+  readonly max_tokens?: number | null;
+  readonly max_completion_tokens?: number | null;
+  readonly stop?: string | readonly string[] | null;
+  readonly seed?: number | null;
+  readonly presence_penalty?: number | null;
+  readonly frequency_penalty?: number | null;
+  readonly logit_bias?: Readonly<Record<string, number>> | null;
+  readonly user?: string;
+  readonly response_format?: ResponseFormat;
+  readonly reasoning_effort?: string | null;
+  readonly metadata?: Readonly<Record<string, string>> | null;
+}
+
 export interface AgentRequest {
   readonly messages: readonly ChatMessage[];
   /** The model the client asked for; agents may ignore it. */
   readonly model: string;
   /** The HTTP request's id, for agents to pass on (the LLM agent sends it upstream as `X-Request-Id`). */
   readonly requestId?: string;
+  /**
+   * The client's own tools, offered to the model next to the agent's. A name the agent's tools
+   * already use is refused (`clientToolConflicts` finds them before the run starts).
+   */
+  readonly clientTools?: readonly ClientTool[];
+  /** The client's `tool_choice`, over the agent's tools and the client's together. */
+  readonly toolChoice?: ToolChoice;
+  /** The client's `parallel_tool_calls`. */
+  readonly parallelToolCalls?: boolean;
+  /** The client's sampling and output options. */
+  readonly options?: ModelOptions;
 }
 
 /**
@@ -38,5 +102,7 @@ export interface AgentRequest {
 export interface Agent {
   /** Shown at start-up and in logs. */
   readonly description: string;
+  /** The names of the tools the agent runs itself, which a client tool may not reuse. Default: none. */
+  readonly serverToolNames?: readonly string[];
   run(request: AgentRequest, cancellation: Cancellation): Observable<AgentEvent>;
 }

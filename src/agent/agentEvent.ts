@@ -11,10 +11,29 @@ export interface Usage {
 /**
  * What an agent run emits. Protocol-neutral: Chat Completions, the Responses API and run
  * events are encoders over this one stream.
+ *
+ * `tool_start` and `tool_end` report a tool the agent runs itself. `tool_call_delta` is a piece
+ * of a call to a client tool, which the agent does not run: the run ends with
+ * `finish` `tool_calls` (or `length` if the model was cut off mid-call) and the client runs it.
+ * `index` numbers the client calls of the run from 0 (calls the agent runs take none); the first
+ * delta of each call carries its `id` and `name`, later ones neither; `arguments` are the JSON
+ * fragments in order (only a first delta may have none). The deltas are the whole story: a
+ * non-streaming encoder rebuilds the calls with `assembleToolCalls`.
+ *
+ * ```
+ * run:   -t-a-b-a-b-(uf|)    t = text, a/b = deltas of client calls 0 and 1, u = usage, f = finish tool_calls
+ * ```
  */
 export type AgentEvent =
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'reasoning'; readonly delta: string }
+  | {
+      readonly type: 'tool_call_delta';
+      readonly index: number;
+      readonly id?: string;
+      readonly name?: string;
+      readonly arguments: string;
+    }
   | {
       readonly type: 'tool_start';
       readonly callId: string;

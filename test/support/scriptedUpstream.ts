@@ -116,6 +116,35 @@ export function parallelToolCalls({ reasoning }: { reasoning?: string } = {}): U
   };
 }
 
+/** One tool call of a scripted model call: its arguments arrive in these fragments. */
+export interface ScriptedToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly fragments: readonly string[];
+}
+
+/**
+ * A model call that asks for these tools at once, as OpenAI streams it: each call's first
+ * fragment (index, id, name), then the argument fragments of all the calls interleaved, round
+ * robin, then finish `tool_calls` and usage.
+ */
+export function toolCalls(...calls: readonly ScriptedToolCall[]): UpstreamScript {
+  const rounds = Math.max(0, ...calls.map((call) => call.fragments.length));
+  const fragments = Array.from({ length: rounds }, (_, round) =>
+    calls.flatMap((call, index) => (round < call.fragments.length ? [frames.toolCallArguments(index, call.fragments[round]!)] : [])),
+  ).flat();
+  return {
+    steps: [
+      frames.role(),
+      ...calls.map((call, index) => frames.toolCallStart(index, call.id, call.name)),
+      ...fragments,
+      frames.finish('tool_calls'),
+      frames.usage(20, 5),
+      frames.done(),
+    ],
+  };
+}
+
 async function play(res: ServerResponse, steps: readonly UpstreamStep[]): Promise<void> {
   for (const step of steps) {
     if (res.destroyed) return;

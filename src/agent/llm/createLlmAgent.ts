@@ -14,19 +14,23 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import { DEFAULTS } from '../../config.js';
+import { AgentError } from '../../errors/AgentError.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import type { Agent, ChatMessage } from '../agent.js';
+import type { Agent, AgentRequest, ChatMessage, ToolChoice } from '../agent.js';
 import type { AgentEvent, FinishReason } from '../agentEvent.js';
+import { clientToolConflicts } from '../clientToolConflicts.js';
 import { createRun } from '../createRun.js';
 import { sumUsage, ZERO_USAGE } from '../sumUsage.js';
 import { runToolCall } from '../tools/runToolCall.js';
 import type { Tool } from '../tools/tool.js';
 import { toToolDefinitions } from '../tools/toToolDefinitions.js';
 import { deadline } from './deadline.js';
+import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 import { upstreamChunks } from './upstreamChunks.js';
+import { toUpstreamBody } from './toUpstreamBody.js';
 
 export interface LlmAgentOptions {
   /** The OpenAI-compatible API root, ending in `/v1` (e.g. `http://127.0.0.1:11434/v1`). */
@@ -49,6 +53,8 @@ export interface LlmAgentOptions {
   readonly scheduler?: SchedulerLike;
   /** Told the HTTP status of every upstream answer, 0 when there was none (metrics). */
   readonly onUpstreamResponse?: (status: number) => void;
+  /** Makes one upstream call, as the stream of its chunks. Default: `upstreamChunks` (HTTP). */
+  readonly upstreamChunks?: (post: UpstreamPost) => Observable<UpstreamChunk>;
 }
 
 function carriesOutput(chunk: UpstreamChunk): boolean {
@@ -58,8 +64,17 @@ function carriesOutput(chunk: UpstreamChunk): boolean {
   );
 }
 
+// `content_filter` and anything unknown read as `stop`: FinishReason stays the vocabulary every encoder maps.
 function toFinishReason(upstream: string | null): FinishReason {
   return upstream === 'length' ? 'length' : 'stop';
+}
+
+/**
+ * `required` or a named tool on every call would make the model call tools until `maxIterations`:
+ * like the OpenAI Agents SDK, such a choice binds the first model call of a run, later ones are `auto`.
+ */
+function toolChoiceFor(iteration: number, choice: ToolChoice | undefined): ToolChoice | undefined {
+  return iteration === 1 || choice === undefined || choice === 'none' || choice === 'auto' ? choice : 'auto';
 }
 
 /**
@@ -72,6 +87,14 @@ function toFinishReason(upstream: string | null): FinishReason {
  * run:   -t-t--(s s)--(e e)(u)--t-t-(uf|)     t = text, s/e = tool start/end, u = usage, f = finish
  *        |- call 1 -|- tools -|- call 2 -|
  * ```
+ *
+ * The client's tools (`request.clientTools`) are offered next to the agent's, with the client's
+ * `tool_choice`, `parallel_tool_calls` and options. A call to a client tool streams out as
+ * `tool_call_delta`s and ends the run with `finish` `tool_calls`: the client runs it and asks again
+ * with the result. A model turn that calls both kinds runs none of the agent's tools and returns
+ * only the client's calls, so that no half of a turn the client does not see runs: the agent's
+ * calls are deferred (logged at info), and the model, asked again with the client's results,
+ * calls them again if it still needs them. No side effect runs twice, none runs unseen.
  */
 export function createLlmAgent(options: LlmAgentOptions): Agent {
   const {
@@ -88,16 +111,32 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const toolDefinitions = toToolDefinitions(tools);
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  const serverToolNames = tools.map((tool) => tool.name);
 
-  function callModel(messages: readonly ChatMessage[], signal: AbortSignal, requestId: string | undefined): Observable<TurnEvent> {
-    const body = {
+  function callModel(
+    request: AgentRequest,
+    messages: readonly ChatMessage[],
+    iteration: number,
+    signal: AbortSignal,
+  ): Observable<TurnEvent> {
+    const clientTools = request.clientTools ?? [];
+    const body = toUpstreamBody({
       model,
       messages,
-      stream: true,
-      stream_options: { include_usage: true },
-      ...(toolDefinitions.length > 0 ? { tools: toolDefinitions } : {}),
-    };
-    return upstreamChunks({ url, apiKey, body, signal, requestId, onResponse: options.onUpstreamResponse }).pipe(
+      tools: [...toolDefinitions, ...clientTools],
+      toolChoice: toolChoiceFor(iteration, request.toolChoice),
+      parallelToolCalls: request.parallelToolCalls,
+      options: request.options,
+    });
+    const clientToolNames = new Set(clientTools.map((tool) => tool.function.name));
+    return (options.upstreamChunks ?? upstreamChunks)({
+      url,
+      apiKey,
+      body,
+      signal,
+      requestId: request.requestId,
+      onResponse: options.onUpstreamResponse,
+    }).pipe(
       filter(carriesOutput),
       timeout({
         first: firstTokenTimeoutMs,
@@ -112,7 +151,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`),
         scheduler,
       ),
-      toTurnEvents(),
+      toTurnEvents({ clientToolNames }),
     );
   }
 
@@ -145,14 +184,14 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   }
 
   function converse(
+    request: AgentRequest,
     messages: readonly ChatMessage[],
     iteration: number,
     signal: AbortSignal,
-    requestId: string | undefined,
   ): Observable<AgentEvent> {
     logger.debug({ iteration, messages: messages.length }, 'calling the upstream model');
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next.
-    return callModel(messages, signal, requestId).pipe(
+    return callModel(request, messages, iteration, signal).pipe(
       connect((turn$) =>
         merge(
           turn$.pipe(filter((event): event is AgentEvent => event.type !== 'turn_end')),
@@ -165,6 +204,17 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     );
 
     function afterTurn(event: TurnEnd): Observable<AgentEvent> {
+      if (event.clientToolCalls.length > 0) {
+        if (event.toolCalls.length > 0) {
+          const deferred = event.toolCalls.map((call) => ({ id: call.id, name: call.function.name }));
+          logger.info(
+            { requestId: request.requestId, iteration, deferred },
+            'deferred the server tool calls of a turn that also called client tools; none ran',
+          );
+        }
+        // A call cut off by the token limit goes out as it is, with the reason that says so.
+        return of({ type: 'finish', reason: event.finishReason === 'length' ? 'length' : 'tool_calls' });
+      }
       if (event.toolCalls.length === 0) return of({ type: 'finish', reason: toFinishReason(event.finishReason) });
       if (iteration >= maxIterations) {
         const note = `\n\n[rxgate: stopped after ${maxIterations} model calls, the limit (maxIterations), while the model was still calling tools.]`;
@@ -175,20 +225,24 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         content: event.content === '' ? null : event.content,
         tool_calls: event.toolCalls,
       };
-      return runTools(event, signal, (toolMessages) =>
-        converse([...messages, assistant, ...toolMessages], iteration + 1, signal, requestId),
-      );
+      return runTools(event, signal, (toolMessages) => converse(request, [...messages, assistant, ...toolMessages], iteration + 1, signal));
     }
   }
 
   const agent: Agent = {
-    description: `LLM agent (${model} at ${baseUrl}, tools: ${tools.map((tool) => tool.name).join(', ') || 'none'})`,
+    description: `LLM agent (${model} at ${baseUrl}, tools: ${serverToolNames.join(', ') || 'none'})`,
+    serverToolNames,
     run(request, cancellation) {
       return createRun(
         cancellation,
         (signal) => {
+          const [conflict] = clientToolConflicts(serverToolNames, request.clientTools ?? []);
+          if (conflict) {
+            const message = `the client tool "${conflict.name}" (tools[${conflict.index}]) has the name of one of the agent's own tools; rename it`;
+            return { events: throwError(() => new AgentError(message, 'tool_name_conflict')) };
+          }
           let usage = ZERO_USAGE;
-          const events$ = converse(request.messages, 1, signal, request.requestId).pipe(
+          const events$ = converse(request, request.messages, 1, signal).pipe(
             tap((event) => {
               if (event.type === 'usage') usage = sumUsage(usage, event.usage);
             }),

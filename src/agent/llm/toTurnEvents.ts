@@ -1,18 +1,28 @@
-import { concat, connect, defer, filter, map, merge, of, type Observable, type OperatorFunction } from 'rxjs';
+import { concat, connect, defer, filter, map, merge, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
 import type { ToolCall } from '../agent.js';
-import type { AgentEvent, Usage } from '../agentEvent.js';
+import type { AgentEvent, AgentEventOf, Usage } from '../agentEvent.js';
 import { createToolCallAssembler } from './createToolCallAssembler.js';
-import type { UpstreamChunk } from './upstreamChunk.js';
+import type { UpstreamChunk, UpstreamToolCallDelta } from './upstreamChunk.js';
 
 /** The last value of a model call: what the assistant said and asked for, and why it stopped. */
 export interface TurnEnd {
   readonly type: 'turn_end';
   readonly content: string;
+  /** The calls of tools the agent runs itself (and of tools nobody has), in upstream order. */
   readonly toolCalls: readonly ToolCall[];
+  /** The calls of client tools, streamed as `tool_call_delta`s, in the order of their `index`. */
+  readonly clientToolCalls: readonly ToolCall[];
   readonly finishReason: string | null;
 }
 
 export type TurnEvent = AgentEvent | TurnEnd;
+
+export interface TurnEventsOptions {
+  /** The names of the client's tools: calls to them stream out as they arrive. Default: none. */
+  readonly clientToolNames?: ReadonlySet<string>;
+}
+
+type ToolCallDelta = AgentEventOf<'tool_call_delta'>;
 
 function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
   const inputTokens = usage.prompt_tokens ?? 0;
@@ -22,25 +32,59 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
 
 /**
  * Turns the chunks of one model call into agent events as they arrive (text and reasoning
- * deltas), then one `usage` event for the call and a `turn_end` with the assembled tool calls.
- * Usage is taken from the last chunk that carries it, since some upstreams repeat a running
- * total on every chunk: the one event per call stays additive.
+ * deltas, and the fragments of client tool calls), then one `usage` event for the call and a
+ * `turn_end` with the assembled tool calls. Usage is taken from the last chunk that carries it,
+ * since some upstreams repeat a running total on every chunk: the one event per call stays additive.
+ *
+ * A tool call is sorted by its name as soon as a fragment has brought one: a client tool's call
+ * streams out as `tool_call_delta`s (the first with the id, the name and the arguments so far),
+ * numbered among the client calls only; any other call is assembled silently for the agent to run.
  *
  * ```
- * source:   -c--r--t--t-|           c = content, r = reasoning, t = tool-call fragment
- * result:   -T--R-------(UE|)       U = usage, E = turn_end with the tool calls
+ * source:   -c--r--t--k--k-|        c = content, r = reasoning, t = server tool-call fragment,
+ * result:   -T--R-----D--D-(UE|)    k = client tool-call fragment, D = tool_call_delta,
+ *                                   U = usage, E = turn_end with the tool calls
  * ```
  */
-export function toTurnEvents(): OperatorFunction<UpstreamChunk, TurnEvent> {
+export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions = {}): OperatorFunction<UpstreamChunk, TurnEvent> {
   return (chunks$) =>
     defer(() => {
       const toolCalls = createToolCallAssembler();
+      // Upstream index -> client index, in the order the client calls were recognised.
+      const clientIndexes = new Map<number, number>();
+      const serverIndexes = new Set<number>();
       let content = '';
       let finishReason: string | null = null;
       let usage: Usage | undefined;
 
+      function route(fragment: UpstreamToolCallDelta): ToolCallDelta | undefined {
+        const at = toolCalls.add(fragment);
+        if (serverIndexes.has(at)) return undefined;
+        const index = clientIndexes.get(at);
+        if (index !== undefined) {
+          const piece = fragment.function?.arguments;
+          return piece ? { type: 'tool_call_delta', index, arguments: piece } : undefined;
+        }
+        const call = toolCalls.call(at);
+        // No name yet, so no side: its arguments wait in the assembler.
+        if (call.function.name === '') return undefined;
+        if (!clientToolNames.has(call.function.name)) {
+          serverIndexes.add(at);
+          return undefined;
+        }
+        clientIndexes.set(at, clientIndexes.size);
+        return {
+          type: 'tool_call_delta',
+          index: clientIndexes.size - 1,
+          id: call.id,
+          name: call.function.name,
+          arguments: call.function.arguments,
+        };
+      }
+
       // rxgate asks for one choice, so a chunk carries at most one reasoning and one content delta:
-      // two branches over the same chunks (reasoning first) emit them with no inner Observable per chunk.
+      // branches over the same chunks (reasoning, then content, then tool calls) emit them with no
+      // inner Observable per chunk, except for the rare chunk that carries client tool calls.
       function deltasOf(chunk$: Observable<UpstreamChunk>): Observable<AgentEvent> {
         return merge(
           chunk$.pipe(
@@ -56,7 +100,6 @@ export function toTurnEvents(): OperatorFunction<UpstreamChunk, TurnEvent> {
             map((chunk): AgentEvent | undefined => {
               const choice = chunk.choices?.[0];
               if (!choice) return undefined;
-              if (choice.delta?.tool_calls) toolCalls.add(choice.delta.tool_calls);
               if (choice.finish_reason) finishReason = choice.finish_reason;
               const text = choice.delta?.content;
               if (!text) return undefined;
@@ -65,11 +108,30 @@ export function toTurnEvents(): OperatorFunction<UpstreamChunk, TurnEvent> {
             }),
             filter((event) => event !== undefined),
           ),
+          chunk$.pipe(
+            map((chunk): ToolCallDelta[] | undefined => {
+              const fragments = chunk.choices?.[0]?.delta?.tool_calls;
+              if (!fragments?.length) return undefined;
+              const deltas = fragments.map(route).filter((delta) => delta !== undefined);
+              return deltas.length > 0 ? deltas : undefined;
+            }),
+            filter((deltas) => deltas !== undefined),
+            mergeMap((deltas) => deltas),
+          ),
         );
       }
 
       const end$ = defer(() => {
-        const turnEnd: TurnEnd = { type: 'turn_end', content, toolCalls: toolCalls.calls(), finishReason };
+        const turnEnd: TurnEnd = {
+          type: 'turn_end',
+          content,
+          toolCalls: toolCalls
+            .indexes()
+            .filter((at) => !clientIndexes.has(at))
+            .map((at) => toolCalls.call(at)),
+          clientToolCalls: [...clientIndexes.keys()].map((at) => toolCalls.call(at)),
+          finishReason,
+        };
         return usage ? of<TurnEvent[]>({ type: 'usage', usage }, turnEnd) : of(turnEnd);
       });
       return concat(chunks$.pipe(connect(deltasOf)), end$);
