@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import type { Metrics } from '../src/metrics/createMetrics.js';
 
 const noop = () => undefined;
-const NOOP = { inc: noop, dec: noop, set: noop, observe: noop, startTimer: () => noop };
+const NOOP = { inc: noop, dec: noop, set: noop, observe: noop, startTimer: () => noop, labels: (): unknown => NOOP };
 
 /**
  * rxgate's metrics with every metric a no-op and no default collectors (no event-loop monitor,
