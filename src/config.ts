@@ -15,17 +15,17 @@ const list = z
  * is `--keepalive-ms`), its default, and its check. The README's table is this table.
  */
 export const SETTINGS = {
-  host: { env: 'RXGATE_HOST', default: '127.0.0.1', schema: z.string().min(1), doc: 'Address to bind. Anything but loopback requires RXGATE_API_KEY.' },
+  host: { env: 'RXGATE_HOST', default: '127.0.0.1', schema: z.string().min(1), doc: 'Address to bind. Anything but loopback requires `RXGATE_API_KEY`.' },
   port: { env: 'RXGATE_PORT', default: '8642', schema: port, doc: 'Port to listen on (0 picks a free one).' },
   apiKey: { env: 'RXGATE_API_KEY', default: undefined, schema: optionalText, doc: 'Bearer key every /v1 route requires. Unset: no auth, loopback only.' },
   upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: z.url().optional(), doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.' },
   upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: optionalText, doc: 'Bearer key sent to the upstream. Never logged.' },
-  upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with RXGATE_UPSTREAM_URL.' },
+  upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with `RXGATE_UPSTREAM_URL`.' },
   upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: '300000', schema: positiveMs, doc: 'Longest one upstream call may take, first byte to last.' },
   upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: positiveMs, doc: 'Longest the upstream may stay silent before its first token.' },
   tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
   maxToolIterations: { env: 'RXGATE_MAX_TOOL_ITERATIONS', default: '10', schema: positiveInt, doc: 'Model calls one run may make before it finishes with `length`.' },
-  modelId: { env: 'RXGATE_MODEL_ID', default: 'rxgate-agent', schema: z.string().min(1), doc: 'Model id advertised by GET /v1/models.' },
+  modelId: { env: 'RXGATE_MODEL_ID', default: 'rxgate-agent', schema: z.string().min(1), doc: 'Model id advertised by `GET /v1/models`.' },
   keepaliveMs: { env: 'RXGATE_KEEPALIVE_MS', default: '10000', schema: positiveMs, doc: 'SSE comment interval while nothing else is written.' },
   maxBodyBytes: { env: 'RXGATE_MAX_BODY_BYTES', default: '10485760', schema: positiveBytes, doc: 'Largest request body accepted (413 above).' },
   maxBufferedBytes: { env: 'RXGATE_MAX_BUFFERED_BYTES', default: '1048576', schema: positiveBytes, doc: 'Unread bytes a slow client may owe before it is cut off.' },
@@ -35,7 +35,7 @@ export const SETTINGS = {
     env: 'RXGATE_REQUEST_TIMEOUT_MS',
     default: '30000',
     schema: positiveMs,
-    doc: 'Longest a client may take to send its whole request, body included; at least RXGATE_HEADERS_TIMEOUT_MS. Responses may stream longer.',
+    doc: 'Longest a client may take to send its whole request, body included; at least `RXGATE_HEADERS_TIMEOUT_MS`. Responses may stream longer.',
   },
   shutdownGraceMs: { env: 'RXGATE_SHUTDOWN_GRACE_MS', default: '10000', schema: z.coerce.number().int().min(0), doc: 'How long running streams may finish after SIGTERM before they are interrupted.' },
   operatorsModule: {
