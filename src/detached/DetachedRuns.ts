@@ -89,6 +89,10 @@ export class DetachedRuns {
       live$.complete();
       lifecycle.finish();
     };
+    let stoppedAt: number | undefined;
+    cancellation.onInterrupted(() => {
+      if (stoppedAt !== undefined) metrics.disconnectToInterrupt.observe((performance.now() - stoppedAt) / 1000);
+    });
     const ended = new Promise<void>((resolve) => live$.subscribe({ complete: resolve }));
     const run: DetachedRun<S> = {
       id,
@@ -97,6 +101,7 @@ export class DetachedRuns {
       live$: live$.asObservable(),
       snapshot: spec.snapshot,
       stop: (reason) => {
+        stoppedAt ??= performance.now();
         cancellation.cancelWith(reason);
         subscription.unsubscribe();
         end(cancellation.reason);

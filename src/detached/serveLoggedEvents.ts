@@ -9,7 +9,12 @@ import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import type { LoggedEvent } from '../store/EventLog.js';
 import { loggedEventFrame } from './loggedEvent.js';
 
-const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = { encode: identity, frame: loggedEventFrame };
+const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = {
+  encode: identity,
+  frame: loggedEventFrame,
+  // A subscriber that was told the run failed got the whole story, but the story is a failure.
+  isFailure: ({ type }) => type === 'run.failed' || type === 'response.failed',
+};
 
 /**
  * Serves a detached run's events to one subscriber as SSE (`event: <type>`, `id: <seq>`), with

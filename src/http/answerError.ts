@@ -12,6 +12,13 @@ function fromBodyParser(error: { type?: string; limit?: number; status?: number 
     case 'entity.too.large':
       return new RequestError(413, `the request body is larger than ${error.limit} bytes`, 'invalid_request_error', null, 'body_too_large');
     case 'encoding.unsupported':
+      return new RequestError(
+        415,
+        'the request body has a Content-Encoding rxgate cannot decode; send it plain, or as gzip, deflate or br',
+        'invalid_request_error',
+        null,
+        'unsupported_encoding',
+      );
     case 'charset.unsupported':
       return new RequestError(415, 'the request body must be UTF-8 JSON', 'invalid_request_error', null, 'unsupported_encoding');
     case 'request.size.invalid':
