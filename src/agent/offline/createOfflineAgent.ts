@@ -6,6 +6,7 @@ import { createRun } from '../createRun.js';
 import { lastUserText } from '../lastUserText.js';
 import { runToolCall } from '../tools/runToolCall.js';
 import type { Tool } from '../tools/tool.js';
+import { countWords } from './countWords.js';
 import { paceWords } from './paceWords.js';
 import { planOfflineAnswer } from './planOfflineAnswer.js';
 
@@ -18,10 +19,6 @@ export interface OfflineAgentOptions {
   readonly delayMs?: number;
   /** Paces the words. Default: `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-}
-
-function countWords(text: string): number {
-  return text.match(/\S+/g)?.length ?? 0;
 }
 
 /**
