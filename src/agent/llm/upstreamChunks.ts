@@ -1,17 +1,25 @@
 import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs';
+import type { z } from 'zod';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { openUpstream, type UpstreamPost } from './openUpstream.js';
 import { redactSecret } from './redactSecret.js';
 import { toUpstreamError } from './toUpstreamError.js';
-import type { UpstreamChunk } from './upstreamChunk.js';
+import { upstreamChunkSchema, type UpstreamChunk } from './upstreamChunk.js';
+
+/** `choices[0].delta.content: Invalid input: expected string, received object` */
+function describeIssue({ path, message }: z.core.$ZodIssue): string {
+  const where = path.reduce<string>((at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), '');
+  return `${where || 'the chunk'}: ${message}`;
+}
 
 /**
  * One upstream chat completion as a cold stream of its chunks: subscribing POSTs, each SSE data
  * frame is one value, `[DONE]` completes. Unsubscribing aborts the request, and so does an abort
  * of `post.signal`; an abort is never reported as an error (nobody is listening any more).
- * Failures are `UpstreamError`s: an `{"error": ...}` frame, a frame that is not JSON, and a body
- * that ends before `[DONE]` or a `finish_reason`.
+ * Failures are `UpstreamError`s: an `{"error": ...}` frame; a `malformed_frame` for a frame that
+ * is not JSON or a chunk that does not match `upstreamChunkSchema`; and a body that ends before
+ * `[DONE]` or a `finish_reason`.
  *
  * ```
  * upstream:  --c--c--c--[DONE]
@@ -40,18 +48,26 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
             done = true;
             return;
           }
-          let chunk: UpstreamChunk & { error?: unknown };
+          let json: unknown;
           try {
-            chunk = JSON.parse(data) as UpstreamChunk & { error?: unknown };
+            json = JSON.parse(data);
           } catch {
             failure = new UpstreamError('malformed_frame', `sent a frame that is not JSON: ${redactSecret(data.slice(0, 200), apiKey)}`, status);
             return;
           }
-          if (chunk.error !== undefined && chunk.error !== null) {
-            const detail = typeof chunk.error === 'string' ? chunk.error : ((chunk.error as { message?: unknown }).message ?? JSON.stringify(chunk.error));
+          const error = (json as { error?: unknown } | null)?.error;
+          if (error !== undefined && error !== null) {
+            const detail = typeof error === 'string' ? error : ((error as { message?: unknown }).message ?? JSON.stringify(error));
             failure = new UpstreamError('upstream_error', `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`, status);
             return;
           }
+          const parsed = upstreamChunkSchema.safeParse(json);
+          if (!parsed.success) {
+            const problem = describeIssue(parsed.error.issues[0]!);
+            failure = new UpstreamError('malformed_frame', `sent a chunk rxgate cannot read (${problem}): ${redactSecret(data.slice(0, 200), apiKey)}`, status);
+            return;
+          }
+          const chunk = parsed.data;
           if (chunk.choices?.some((choice) => choice.finish_reason)) finished = true;
           subscriber.next(chunk);
         },
