@@ -23,6 +23,12 @@ export const SETTINGS = {
   upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with RXGATE_UPSTREAM_URL.' },
   upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: '300000', schema: positiveMs, doc: 'Longest one upstream call may take, first byte to last.' },
   upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: positiveMs, doc: 'Longest the upstream may stay silent before its first token.' },
+  upstreamMaxFrameBytes: {
+    env: 'RXGATE_UPSTREAM_MAX_FRAME_BYTES',
+    default: '1048576',
+    schema: positiveBytes,
+    doc: 'Most bytes the upstream may send without ending an SSE event; past it the call fails with `upstream_malformed_frame`.',
+  },
   tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
   maxToolIterations: { env: 'RXGATE_MAX_TOOL_ITERATIONS', default: '10', schema: positiveInt, doc: 'Model calls one run may make before it finishes with `length`.' },
   modelId: { env: 'RXGATE_MODEL_ID', default: 'rxgate-agent', schema: z.string().min(1), doc: 'Model id advertised by GET /v1/models.' },

@@ -34,6 +34,8 @@ export interface LlmAgentOptions {
   readonly scheduler?: SchedulerLike;
   /** Told the HTTP status of every upstream answer, 0 when there was none (metrics). */
   readonly onUpstreamResponse?: (status: number) => void;
+  /** The most bytes the upstream may send without ending an SSE event (then `malformed_frame`). Default: 1 MiB. */
+  readonly maxFrameBytes?: number;
 }
 
 function carriesOutput(chunk: UpstreamChunk): boolean {
@@ -82,7 +84,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       stream_options: { include_usage: true },
       ...(toolDefinitions.length > 0 ? { tools: toolDefinitions } : {}),
     };
-    return upstreamChunks({ url, apiKey, body, signal, requestId, onResponse: options.onUpstreamResponse }).pipe(
+    return upstreamChunks({ url, apiKey, body, signal, requestId, onResponse: options.onUpstreamResponse }, { maxFrameBytes: options.maxFrameBytes }).pipe(
       filter(carriesOutput),
       timeout({
         first: firstTokenTimeoutMs,

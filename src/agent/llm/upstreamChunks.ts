@@ -2,10 +2,19 @@ import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs';
 import type { z } from 'zod';
 import { UpstreamError } from '../../errors/UpstreamError.js';
+import { createFrameMeter } from './createFrameMeter.js';
 import { openUpstream, type UpstreamPost } from './openUpstream.js';
 import { redactSecret } from './redactSecret.js';
 import { toUpstreamError } from './toUpstreamError.js';
 import { upstreamChunkSchema, type UpstreamChunk } from './upstreamChunk.js';
+
+export interface UpstreamChunksOptions {
+  /**
+   * The most bytes the upstream may send without ending an SSE event (a blank line): past it the
+   * call fails with `malformed_frame` instead of buffering an endless line. Default: 1 MiB.
+   */
+  readonly maxFrameBytes?: number;
+}
 
 /** `choices[0].delta.content: Invalid input: expected string, received object` */
 function describeIssue({ path, message }: z.core.$ZodIssue): string {
@@ -18,15 +27,15 @@ function describeIssue({ path, message }: z.core.$ZodIssue): string {
  * frame is one value, `[DONE]` completes. Unsubscribing aborts the request, and so does an abort
  * of `post.signal`; an abort is never reported as an error (nobody is listening any more).
  * Failures are `UpstreamError`s: an `{"error": ...}` frame; a `malformed_frame` for a frame that
- * is not JSON or a chunk that does not match `upstreamChunkSchema`; and a body that ends before
- * `[DONE]` or a `finish_reason`.
+ * is not JSON, a chunk that does not match `upstreamChunkSchema`, or an event longer than
+ * `maxFrameBytes`; and a body that ends before `[DONE]` or a `finish_reason`.
  *
  * ```
  * upstream:  --c--c--c--[DONE]
  * result:    --c--c--c--|
  * ```
  */
-export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
+export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }: UpstreamChunksOptions = {}): Observable<UpstreamChunk> {
   return new Observable<UpstreamChunk>((subscriber) => {
     const controller = new AbortController();
     const signal = AbortSignal.any([post.signal, controller.signal]);
@@ -74,7 +83,13 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
       });
       try {
         const decoder = new TextDecoder();
+        const frameBytes = createFrameMeter();
         for await (const bytes of response.body) {
+          // Checked before the parser sees the bytes: it buffers an unended event whole.
+          if (frameBytes(bytes as Uint8Array) > maxFrameBytes) {
+            failure = new UpstreamError('malformed_frame', `sent more than ${maxFrameBytes} bytes without ending an event (maxFrameBytes, RXGATE_UPSTREAM_MAX_FRAME_BYTES)`, status);
+            break;
+          }
           parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
           // Leaving the loop destroys the body: past [DONE], a failure or an unsubscription nothing more is read.
           if (done || failure || subscriber.closed) break;
