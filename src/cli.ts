@@ -12,7 +12,10 @@ import { Store } from './store/Store.js';
 
 function openStore(config: Config): Store {
   try {
-    return new Store({ dataDir: config.dataDir, retention: { maxItems: config.retentionMaxItems, maxAgeMs: config.retentionMaxAgeDays * 24 * 3600 * 1000 } });
+    return new Store({
+      dataDir: config.dataDir,
+      retention: { maxItems: config.retentionMaxItems, maxAgeMs: config.retentionMaxAgeDays * 24 * 3600 * 1000 },
+    });
   } catch (error) {
     throw new ConfigError(`RXGATE_DATA_DIR=${JSON.stringify(config.dataDir)}: cannot open the store there: ${(error as Error).message}`);
   }
@@ -26,12 +29,15 @@ async function main(): Promise<void> {
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
   const store = openStore(config);
-  if (store.recovered > 0) logger.warn({ recovered: store.recovered }, 'marked responses and runs left in flight by the previous process as failed');
+  if (store.recovered > 0)
+    logger.warn({ recovered: store.recovered }, 'marked responses and runs left in flight by the previous process as failed');
   const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store });
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {
-    process.stdout.write('no upstream configured: this is the built-in offline agent. Connect a model with RXGATE_UPSTREAM_URL=http://127.0.0.1:11434/v1 RXGATE_UPSTREAM_MODEL=<model>\n');
+    process.stdout.write(
+      'no upstream configured: this is the built-in offline agent. Connect a model with RXGATE_UPSTREAM_URL=http://127.0.0.1:11434/v1 RXGATE_UPSTREAM_MODEL=<model>\n',
+    );
   }
   process.stdout.write(`rxgate listening on ${running.url}\n`);
 

@@ -9,7 +9,9 @@ describe('RXGATE_API_KEY', () => {
     ['spaces', '   '],
     ['a tab and a newline', '\t\n'],
   ])('refuses a key of only whitespace (%s), naming the variable and why, without echoing it', (_name, key) => {
-    expect(() => loadConfig({ RXGATE_API_KEY: key })).toThrow(/RXGATE_API_KEY=\(\d+ characters, not shown\): is only whitespace, which would pass for a key/);
+    expect(() => loadConfig({ RXGATE_API_KEY: key })).toThrow(
+      /RXGATE_API_KEY=\(\d+ characters, not shown\): is only whitespace, which would pass for a key/,
+    );
   });
 
   it('refuses a key shorter than 16 characters, without echoing it', () => {
@@ -48,7 +50,9 @@ describe('RXGATE_API_KEY', () => {
 
 describe('RXGATE_UPSTREAM_API_KEY', () => {
   it('refuses a key of only whitespace', () => {
-    expect(() => loadConfig({ RXGATE_UPSTREAM_API_KEY: '  ' })).toThrow(/RXGATE_UPSTREAM_API_KEY=\(2 characters, not shown\): is only whitespace/);
+    expect(() => loadConfig({ RXGATE_UPSTREAM_API_KEY: '  ' })).toThrow(
+      /RXGATE_UPSTREAM_API_KEY=\(2 characters, not shown\): is only whitespace/,
+    );
   });
 
   it('takes whatever else the upstream issued, short or not', () => {

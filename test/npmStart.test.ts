@@ -15,7 +15,7 @@ function descendantsOf(pid: number): number[] {
     .split('\n')
     .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
   const found: number[] = [];
-  for (let parents = [pid]; parents.length > 0; ) {
+  for (let parents = [pid]; parents.length > 0;) {
     parents = table.filter(([, parent]) => parents.includes(parent)).map(([child]) => child);
     found.push(...parents);
   }
@@ -45,7 +45,9 @@ afterEach(() => {
 });
 
 /** Starts `npm start <args>` and resolves with the URL it says it listens on. */
-async function npmStart(args: readonly string[]): Promise<{ npm: ChildProcess; url: string; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
+async function npmStart(
+  args: readonly string[],
+): Promise<{ npm: ChildProcess; url: string; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
   const npm = spawn('npm', ['start', ...args], {
     env: { ...process.env, RXGATE_LOG_LEVEL: 'warn', RXGATE_PORT: '8642' },
     stdio: ['ignore', 'pipe', 'pipe'],

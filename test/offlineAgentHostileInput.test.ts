@@ -67,7 +67,6 @@ describe('the offline agent on a hostile question', () => {
     expect(findArithmetic(fill('-') + ' what is 6 * (3 + 4)?')).toBe('6 * (3 + 4)');
     expect(findArithmetic(fill('((((') + ' and 2+2')).toBe('2+2');
   });
-
 });
 
 /** The quadratic regex scan that findArithmetic replaced: the oracle for short inputs. */
@@ -91,7 +90,33 @@ function regexScan(text: string): string | undefined {
 
 describe('findArithmetic', () => {
   it('finds what the regex scan it replaced found', () => {
-    const pieces = ['1', '23', '4.5', ' ', '-', '+', '*', '/', '^', '%', '(', ')', '.', ',', '×', '÷', 'x', 'sqrt', 'Max', 'min(', 'abs', 'is', '?', '\u2003', '2024-01-02'];
+    const pieces = [
+      '1',
+      '23',
+      '4.5',
+      ' ',
+      '-',
+      '+',
+      '*',
+      '/',
+      '^',
+      '%',
+      '(',
+      ')',
+      '.',
+      ',',
+      '×',
+      '÷',
+      'x',
+      'sqrt',
+      'Max',
+      'min(',
+      'abs',
+      'is',
+      '?',
+      '\u2003',
+      '2024-01-02',
+    ];
     const question = fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(question, (text) => {

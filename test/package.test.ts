@@ -20,11 +20,15 @@ describe('the package', () => {
 
   it('packs dist/ (what main, types and bin point at), the README and nothing from the repository besides', () => {
     // --ignore-scripts: dist/ was built by the global setup; prepare would rewrite it under other tests.
-    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })) as [{ files: { path: string }[] }];
+    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })) as [
+      { files: { path: string }[] },
+    ];
     const paths = pack.files.map((file) => file.path);
 
     expect(paths).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'README.md', 'package.json']));
-    expect(paths).toEqual(expect.arrayContaining([pkg.main, pkg.types, ...Object.values(pkg.bin)].map((path) => path.replace(/^\.\//, ''))));
+    expect(paths).toEqual(
+      expect.arrayContaining([pkg.main, pkg.types, ...Object.values(pkg.bin)].map((path) => path.replace(/^\.\//, ''))),
+    );
     expect(paths.filter((path) => !path.startsWith('dist/') && !['README.md', 'package.json', 'LICENSE'].includes(path))).toEqual([]);
   });
 });

@@ -80,35 +80,52 @@ describe('an upstream frame larger than the cap', () => {
     ['endless data: lines with no blank line', '', `data: ${PIECE}\n`],
     ['an endless comment line', ': ', PIECE],
     ['an endless field name', '', PIECE],
-  ])('%s: malformed_frame once past the default 1 MiB, the socket closed, and no more than a few MiB sent', async (_name, prefix, piece) => {
-    flood = await floodingUpstream(prefix, piece);
-    const agent = createLlmAgent({ baseUrl: flood.baseUrl, model: 'up' });
-    const { events, error } = await collectRun(agent.run(QUESTION, new Cancellation()));
+  ])(
+    '%s: malformed_frame once past the default 1 MiB, the socket closed, and no more than a few MiB sent',
+    async (_name, prefix, piece) => {
+      flood = await floodingUpstream(prefix, piece);
+      const agent = createLlmAgent({ baseUrl: flood.baseUrl, model: 'up' });
+      const { events, error } = await collectRun(agent.run(QUESTION, new Cancellation()));
 
-    expect(events).toEqual([]);
-    expect(error).toBeInstanceOf(UpstreamError);
-    expect(error).toMatchObject({ kind: 'malformed_frame', message: expect.stringContaining('more than 1048576 bytes') });
-    expect(toOpenAIError(error).body.error.code).toBe('upstream_malformed_frame');
-    const written = await flood.closed;
-    // The upstream writes until the sockets' buffers are full (about 4 MiB on loopback here) and the
-    // gateway reads about the cap before it hangs up; without a cap it reads all GIVE_UP_BYTES.
-    expect(written).toBeGreaterThan(MiB);
-    expect(written).toBeLessThan(8 * MiB);
-  });
+      expect(events).toEqual([]);
+      expect(error).toBeInstanceOf(UpstreamError);
+      expect(error).toMatchObject({ kind: 'malformed_frame', message: expect.stringContaining('more than 1048576 bytes') });
+      expect(toOpenAIError(error).body.error.code).toBe('upstream_malformed_frame');
+      const written = await flood.closed;
+      // The upstream writes until the sockets' buffers are full (about 4 MiB on loopback here) and the
+      // gateway reads about the cap before it hangs up; without a cap it reads all GIVE_UP_BYTES.
+      expect(written).toBeGreaterThan(MiB);
+      expect(written).toBeLessThan(8 * MiB);
+    },
+  );
 
   it('honours RXGATE_UPSTREAM_MAX_FRAME_BYTES, through createAgentFor', async () => {
     flood = await floodingUpstream('data: ', PIECE);
-    const config = loadConfig({ RXGATE_UPSTREAM_URL: flood.baseUrl, RXGATE_UPSTREAM_MODEL: 'up', RXGATE_UPSTREAM_MAX_FRAME_BYTES: '65536' });
+    const config = loadConfig({
+      RXGATE_UPSTREAM_URL: flood.baseUrl,
+      RXGATE_UPSTREAM_MODEL: 'up',
+      RXGATE_UPSTREAM_MAX_FRAME_BYTES: '65536',
+    });
     const { error } = await collectRun(createAgentFor(config, silentLogger).run(QUESTION, new Cancellation()));
 
-    expect(error).toMatchObject({ kind: 'malformed_frame', message: expect.stringMatching(/more than 65536 bytes .*RXGATE_UPSTREAM_MAX_FRAME_BYTES/) });
+    expect(error).toMatchObject({
+      kind: 'malformed_frame',
+      message: expect.stringMatching(/more than 65536 bytes .*RXGATE_UPSTREAM_MAX_FRAME_BYTES/),
+    });
     expect(await flood.closed).toBeLessThan(8 * MiB);
   });
 
   it('counts from the last blank line: many small frames add up to far more than the cap', async () => {
     const texts = Array.from({ length: 200 }, (_, i) => `word${i} `.padEnd(100, '.'));
     const upstream = await createScriptedUpstream([
-      { steps: [frames.role(), ...texts.flatMap((text) => [frames.text(text), { raw: ': keepalive\r\n\r\n' }]), frames.finish('stop'), frames.done()] },
+      {
+        steps: [
+          frames.role(),
+          ...texts.flatMap((text) => [frames.text(text), { raw: ': keepalive\r\n\r\n' }]),
+          frames.finish('stop'),
+          frames.done(),
+        ],
+      },
     ]);
     try {
       const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up', maxFrameBytes: 1024 });
@@ -125,7 +142,9 @@ describe('an upstream frame larger than the cap', () => {
     const text = 'y'.repeat(4000);
     const upstream = await createScriptedUpstream([{ steps: [frames.text(text), frames.finish('stop'), frames.done()] }]);
     try {
-      const frameBytes = Buffer.byteLength(`data: ${JSON.stringify({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`);
+      const frameBytes = Buffer.byteLength(
+        `data: ${JSON.stringify({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`,
+      );
       const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up', maxFrameBytes: frameBytes });
       const { events, error } = await collectRun(agent.run(QUESTION, new Cancellation()));
 

@@ -25,7 +25,9 @@ async function run(steps: readonly UpstreamStep[]) {
   return collectRun(agent.run(QUESTION, new Cancellation()));
 }
 
-const withChoice = (choice: Record<string, unknown>): UpstreamStep => ({ chunk: { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, ...choice }] } });
+const withChoice = (choice: Record<string, unknown>): UpstreamStep => ({
+  chunk: { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, ...choice }] },
+});
 const withDelta = (delta: Record<string, unknown>): UpstreamStep => withChoice({ delta, finish_reason: null });
 const withUsage = (usage: unknown): UpstreamStep => ({ chunk: { choices: [], usage } });
 
@@ -37,8 +39,16 @@ describe('an upstream chunk rxgate cannot read', () => {
     ['total_tokens as an object', withUsage({ total_tokens: { value: 8 } }), 'usage.total_tokens'],
     ['usage as a number', withUsage(8), 'usage'],
     ['a null tool call', withDelta({ tool_calls: [null] }), 'choices[0].delta.tool_calls[0]'],
-    ['a tool call index as a string', withDelta({ tool_calls: [{ index: '0', id: 'call_1', function: { name: 'calculator', arguments: '' } }] }), 'choices[0].delta.tool_calls[0].index'],
-    ['tool call arguments as an object', withDelta({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'calculator', arguments: { expression: '1+1' } } }] }), 'choices[0].delta.tool_calls[0].function.arguments'],
+    [
+      'a tool call index as a string',
+      withDelta({ tool_calls: [{ index: '0', id: 'call_1', function: { name: 'calculator', arguments: '' } }] }),
+      'choices[0].delta.tool_calls[0].index',
+    ],
+    [
+      'tool call arguments as an object',
+      withDelta({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'calculator', arguments: { expression: '1+1' } } }] }),
+      'choices[0].delta.tool_calls[0].function.arguments',
+    ],
     ['tool_calls as an object', withDelta({ tool_calls: { index: 0 } }), 'choices[0].delta.tool_calls'],
     ['choices as an object', { chunk: { choices: {} } }, 'choices'],
     ['a null choice', { chunk: { choices: [null] } }, 'choices[0]'],
@@ -66,7 +76,18 @@ describe('an upstream chunk rxgate cannot read', () => {
 describe('an upstream chunk as lenient as real upstreams are', () => {
   it('ignores unknown fields, takes null for any optional field, and a usage-only chunk', async () => {
     const { events, error } = await run([
-      { chunk: { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'up', system_fingerprint: 'fp', service_tier: null, choices: [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }], usage: null } },
+      {
+        chunk: {
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'up',
+          system_fingerprint: 'fp',
+          service_tier: null,
+          choices: [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }],
+          usage: null,
+        },
+      },
       withDelta({ content: null, reasoning_content: 'thinking', reasoning: null, tool_calls: null }),
       withDelta({ content: 'Hi', reasoning_content: null, extra: { nested: [1, 2] } }),
       withChoice({ delta: null, finish_reason: null }),
@@ -87,8 +108,14 @@ describe('an upstream chunk as lenient as real upstreams are', () => {
 
   it('takes tool calls with null fields in their later fragments', async () => {
     const { events, error } = await run([
-      withDelta({ content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'calculator', arguments: '' } }] }),
-      withDelta({ content: null, tool_calls: [{ index: 0, id: null, type: null, function: { name: null, arguments: '{"expression":"6*7"}' } }] }),
+      withDelta({
+        content: null,
+        tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'calculator', arguments: '' } }],
+      }),
+      withDelta({
+        content: null,
+        tool_calls: [{ index: 0, id: null, type: null, function: { name: null, arguments: '{"expression":"6*7"}' } }],
+      }),
       withChoice({ delta: {}, finish_reason: 'tool_calls' }),
       frames.done(),
     ]);

@@ -18,7 +18,10 @@ export interface UpstreamChunksOptions {
 
 /** `choices[0].delta.content: Invalid input: expected string, received object` */
 function describeIssue({ path, message }: z.core.$ZodIssue): string {
-  const where = path.reduce<string>((at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), '');
+  const where = path.reduce<string>(
+    (at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)),
+    '',
+  );
   return `${where || 'the chunk'}: ${message}`;
 }
 
@@ -61,19 +64,31 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
           try {
             json = JSON.parse(data);
           } catch {
-            failure = new UpstreamError('malformed_frame', `sent a frame that is not JSON: ${redactSecret(data.slice(0, 200), apiKey)}`, status);
+            failure = new UpstreamError(
+              'malformed_frame',
+              `sent a frame that is not JSON: ${redactSecret(data.slice(0, 200), apiKey)}`,
+              status,
+            );
             return;
           }
           const error = (json as { error?: unknown } | null)?.error;
           if (error !== undefined && error !== null) {
             const detail = typeof error === 'string' ? error : ((error as { message?: unknown }).message ?? JSON.stringify(error));
-            failure = new UpstreamError('upstream_error', `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`, status);
+            failure = new UpstreamError(
+              'upstream_error',
+              `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`,
+              status,
+            );
             return;
           }
           const parsed = upstreamChunkSchema.safeParse(json);
           if (!parsed.success) {
             const problem = describeIssue(parsed.error.issues[0]!);
-            failure = new UpstreamError('malformed_frame', `sent a chunk rxgate cannot read (${problem}): ${redactSecret(data.slice(0, 200), apiKey)}`, status);
+            failure = new UpstreamError(
+              'malformed_frame',
+              `sent a chunk rxgate cannot read (${problem}): ${redactSecret(data.slice(0, 200), apiKey)}`,
+              status,
+            );
             return;
           }
           const chunk = parsed.data;
@@ -87,7 +102,11 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
         for await (const bytes of response.body) {
           // Checked before the parser sees the bytes: it buffers an unended event whole.
           if (frameBytes(bytes as Uint8Array) > maxFrameBytes) {
-            failure = new UpstreamError('malformed_frame', `sent more than ${maxFrameBytes} bytes without ending an event (maxFrameBytes, RXGATE_UPSTREAM_MAX_FRAME_BYTES)`, status);
+            failure = new UpstreamError(
+              'malformed_frame',
+              `sent more than ${maxFrameBytes} bytes without ending an event (maxFrameBytes, RXGATE_UPSTREAM_MAX_FRAME_BYTES)`,
+              status,
+            );
             break;
           }
           parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
