@@ -6,6 +6,22 @@ const positiveMs = z.coerce.number().int().positive();
 const positiveBytes = z.coerce.number().int().positive();
 const positiveInt = z.coerce.number().int().positive();
 const optionalText = z.string().min(1).optional();
+const MIN_API_KEY_LENGTH = 16;
+// Trimmed: a key read from a file often ends in a newline that no client sends.
+const apiKey = z
+  .string()
+  .trim()
+  .min(1, 'is only whitespace, which would pass for a key; set a real one or leave it unset')
+  .min(
+    MIN_API_KEY_LENGTH,
+    `is shorter than ${MIN_API_KEY_LENGTH} characters, too easy to guess for the one guard of the API; use a long random key (openssl rand -hex 32)`,
+  )
+  .optional();
+// Whatever the upstream issued, as long as it is something.
+const upstreamApiKey = z
+  .string()
+  .refine((key) => key.trim() !== '', 'is only whitespace; set the key the upstream issued or leave it unset')
+  .optional();
 const list = z.string().transform((value) =>
   value
     .split(',')
@@ -22,12 +38,13 @@ const list = z.string().transform((value) =>
 export const SETTINGS = {
   host: { env: 'RXGATE_HOST', default: '127.0.0.1', schema: z.string().min(1), doc: 'Address to bind. Anything but loopback requires `RXGATE_API_KEY`.' },
   port: { env: 'RXGATE_PORT', default: '8642', schema: port, doc: 'Port to listen on (0 picks a free one).' },
-  apiKey: { env: 'RXGATE_API_KEY', default: undefined, schema: optionalText, doc: 'Bearer key every /v1 route requires. Unset: no auth, loopback only.' },
+  apiKey: { env: 'RXGATE_API_KEY', default: undefined, schema: apiKey, secret: true, doc: 'Bearer key every /v1 route requires, at least 16 characters. Unset: no auth, loopback only.' },
   upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: z.url().optional(), doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.' },
-  upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: optionalText, doc: 'Bearer key sent to the upstream. Never logged.' },
+  upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: upstreamApiKey, secret: true, doc: 'Bearer key sent to the upstream. Never logged.' },
   upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with `RXGATE_UPSTREAM_URL`.' },
   upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: '300000', schema: positiveMs, doc: 'Longest one upstream call may take, first byte to last.' },
   upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: positiveMs, doc: 'Longest the upstream may stay silent before its first token.' },
+  upstreamMaxFrameBytes: { env: 'RXGATE_UPSTREAM_MAX_FRAME_BYTES', default: '1048576', schema: positiveBytes, doc: 'Most bytes the upstream may send without ending an SSE event; past it the call fails with `upstream_malformed_frame`.' },
   tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
   maxToolIterations: { env: 'RXGATE_MAX_TOOL_ITERATIONS', default: '10', schema: positiveInt, doc: 'Model calls one run may make before it finishes with `length`.' },
   modelId: { env: 'RXGATE_MODEL_ID', default: 'rxgate-agent', schema: z.string().min(1), doc: 'Model id advertised by `GET /v1/models`.' },
@@ -95,7 +112,11 @@ export function loadConfig(env: ConfigSource = process.env, argv: readonly strin
     const raw = source[setting.env] === '' && setting.default === undefined ? undefined : (source[setting.env] ?? setting.default);
     const parsed = (setting.schema as z.ZodType).safeParse(raw);
     if (parsed.success) config[key] = parsed.data;
-    else problems.push(`${setting.env}=${JSON.stringify(raw)}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    else {
+      // A key that is refused is still somebody's key: say what is wrong with it, never what it is.
+      const shown = 'secret' in setting ? `(${String(raw).length} characters, not shown)` : JSON.stringify(raw);
+      problems.push(`${setting.env}=${shown}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    }
   }
   if (config.upstreamUrl && !config.upstreamModel) problems.push('RXGATE_UPSTREAM_MODEL is required when RXGATE_UPSTREAM_URL is set');
   if (Number(config.headersTimeoutMs) > Number(config.requestTimeoutMs))

@@ -28,6 +28,7 @@ export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics
     maxIterations: config.maxToolIterations,
     requestTimeoutMs: config.upstreamTimeoutMs,
     firstTokenTimeoutMs: config.upstreamFirstTokenTimeoutMs,
+    maxFrameBytes: config.upstreamMaxFrameBytes,
     logger,
     onUpstreamResponse: (status) => metrics?.upstreamRequests.inc({ status }),
   });

@@ -45,7 +45,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
 
 /** Without an API key, anything that is not loopback would hand the agent (and its bill) to the network. */
 export function assertSafeExposure({ host, apiKey }: Pick<Config, 'host' | 'apiKey'>): void {
-  if (!apiKey && !LOOPBACK.test(host)) {
+  if (!apiKey?.trim() && !LOOPBACK.test(host)) {
     throw new ConfigError(
       `refusing to listen on ${host} without an API key: anyone who can reach it could run the agent. ` +
         'Set RXGATE_API_KEY, or bind to 127.0.0.1.',

@@ -55,6 +55,8 @@ export interface LlmAgentOptions {
   readonly onUpstreamResponse?: (status: number) => void;
   /** Makes one upstream call, as the stream of its chunks. Default: `upstreamChunks` (HTTP). */
   readonly upstreamChunks?: (post: UpstreamPost) => Observable<UpstreamChunk>;
+  /** The most bytes the upstream may send without ending an SSE event (then `malformed_frame`). Default: `RXGATE_UPSTREAM_MAX_FRAME_BYTES`'s. */
+  readonly maxFrameBytes?: number;
 }
 
 function carriesOutput(chunk: UpstreamChunk): boolean {
@@ -129,14 +131,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       options: request.options,
     });
     const clientToolNames = new Set(clientTools.map((tool) => tool.function.name));
-    return (options.upstreamChunks ?? upstreamChunks)({
-      url,
-      apiKey,
-      body,
-      signal,
-      requestId: request.requestId,
-      onResponse: options.onUpstreamResponse,
-    }).pipe(
+    const post = { url, apiKey, body, signal, requestId: request.requestId, onResponse: options.onUpstreamResponse };
+    return (
+      options.upstreamChunks
+        ? options.upstreamChunks(post)
+        : upstreamChunks(post, { maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes })
+    ).pipe(
       filter(carriesOutput),
       timeout({
         first: firstTokenTimeoutMs,

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** One tool-call fragment of a streamed delta; the first fragment of a call carries its id and name. */
 export interface UpstreamToolCallDelta {
   readonly index?: number;
@@ -20,3 +22,39 @@ export interface UpstreamChunk {
   }[];
   readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number; readonly total_tokens?: number } | null;
 }
+
+/** Absent or `null`, as upstreams send either for a field they have nothing for: `undefined` from here on. */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined);
+
+const text = optional(z.string());
+const tokens = optional(z.number().int().nonnegative());
+
+const toolCallDelta = z.object({
+  index: optional(z.number().int().nonnegative()),
+  id: text,
+  function: optional(z.object({ name: text, arguments: text })),
+});
+
+/**
+ * Exactly what rxgate reads of an upstream chunk, each with the type it is read as: text is a
+ * string, a token count a non-negative integer, a list an array. Unknown fields are dropped, and
+ * `null` means absent, as real upstreams send it; `choices: []` is a usage-only chunk.
+ */
+export const upstreamChunkSchema: z.ZodType<UpstreamChunk> = z.object({
+  choices: optional(
+    z.array(
+      z.object({
+        delta: optional(
+          z.object({
+            content: text,
+            reasoning_content: text,
+            reasoning: text,
+            tool_calls: optional(z.array(toolCallDelta)),
+          }),
+        ),
+        finish_reason: text,
+      }),
+    ),
+  ),
+  usage: optional(z.object({ prompt_tokens: tokens, completion_tokens: tokens, total_tokens: tokens })),
+});

@@ -1,24 +1,44 @@
 import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs';
+import type { z } from 'zod';
 import { UpstreamError } from '../../errors/UpstreamError.js';
+import { createFrameMeter } from './createFrameMeter.js';
 import { openUpstream, type UpstreamPost } from './openUpstream.js';
 import { redactSecret } from './redactSecret.js';
 import { toUpstreamError } from './toUpstreamError.js';
-import type { UpstreamChunk } from './upstreamChunk.js';
+import { upstreamChunkSchema, type UpstreamChunk } from './upstreamChunk.js';
+
+export interface UpstreamChunksOptions {
+  /**
+   * The most bytes the upstream may send without ending an SSE event (a blank line): past it the
+   * call fails with `malformed_frame` instead of buffering an endless line. Default: 1 MiB.
+   */
+  readonly maxFrameBytes?: number;
+}
+
+/** `choices[0].delta.content: Invalid input: expected string, received object` */
+function describeIssue({ path, message }: z.core.$ZodIssue): string {
+  const where = path.reduce<string>(
+    (at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)),
+    '',
+  );
+  return `${where || 'the chunk'}: ${message}`;
+}
 
 /**
  * One upstream chat completion as a cold stream of its chunks: subscribing POSTs, each SSE data
  * frame is one value, `[DONE]` completes. Unsubscribing aborts the request, and so does an abort
  * of `post.signal`; an abort is never reported as an error (nobody is listening any more).
- * Failures are `UpstreamError`s: an `{"error": ...}` frame, a frame that is not JSON, and a body
- * that ends before `[DONE]` or a `finish_reason`.
+ * Failures are `UpstreamError`s: an `{"error": ...}` frame; a `malformed_frame` for a frame that
+ * is not JSON, a chunk that does not match `upstreamChunkSchema`, or an event longer than
+ * `maxFrameBytes`; and a body that ends before `[DONE]` or a `finish_reason`.
  *
  * ```
  * upstream:  --c--c--c--[DONE]
  * result:    --c--c--c--|
  * ```
  */
-export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
+export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }: UpstreamChunksOptions = {}): Observable<UpstreamChunk> {
   return new Observable<UpstreamChunk>((subscriber) => {
     const controller = new AbortController();
     const signal = AbortSignal.any([post.signal, controller.signal]);
@@ -40,9 +60,9 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
             done = true;
             return;
           }
-          let chunk: UpstreamChunk & { error?: unknown };
+          let json: unknown;
           try {
-            chunk = JSON.parse(data) as UpstreamChunk & { error?: unknown };
+            json = JSON.parse(data);
           } catch {
             failure = new UpstreamError(
               'malformed_frame',
@@ -51,11 +71,9 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
             );
             return;
           }
-          if (chunk.error !== undefined && chunk.error !== null) {
-            const detail =
-              typeof chunk.error === 'string'
-                ? chunk.error
-                : ((chunk.error as { message?: unknown }).message ?? JSON.stringify(chunk.error));
+          const error = (json as { error?: unknown } | null)?.error;
+          if (error !== undefined && error !== null) {
+            const detail = typeof error === 'string' ? error : ((error as { message?: unknown }).message ?? JSON.stringify(error));
             failure = new UpstreamError(
               'upstream_error',
               `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`,
@@ -63,13 +81,34 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
             );
             return;
           }
+          const parsed = upstreamChunkSchema.safeParse(json);
+          if (!parsed.success) {
+            const problem = describeIssue(parsed.error.issues[0]!);
+            failure = new UpstreamError(
+              'malformed_frame',
+              `sent a chunk rxgate cannot read (${problem}): ${redactSecret(data.slice(0, 200), apiKey)}`,
+              status,
+            );
+            return;
+          }
+          const chunk = parsed.data;
           if (chunk.choices?.some((choice) => choice.finish_reason)) finished = true;
           subscriber.next(chunk);
         },
       });
       try {
         const decoder = new TextDecoder();
+        const frameBytes = createFrameMeter();
         for await (const bytes of response.body) {
+          // Checked before the parser sees the bytes: it buffers an unended event whole.
+          if (frameBytes(bytes as Uint8Array) > maxFrameBytes) {
+            failure = new UpstreamError(
+              'malformed_frame',
+              `sent more than ${maxFrameBytes} bytes without ending an event (maxFrameBytes, RXGATE_UPSTREAM_MAX_FRAME_BYTES)`,
+              status,
+            );
+            break;
+          }
           parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
           // Leaving the loop destroys the body: past [DONE], a failure or an unsubscription nothing more is read.
           if (done || failure || subscriber.closed) break;

@@ -6,6 +6,7 @@ import { createRun } from '../createRun.js';
 import { lastUserText } from '../lastUserText.js';
 import { runToolCall } from '../tools/runToolCall.js';
 import type { Tool } from '../tools/tool.js';
+import { countWords } from './countWords.js';
 import { paceWords } from './paceWords.js';
 import { planOfflineAnswer } from './planOfflineAnswer.js';
 
@@ -20,14 +21,11 @@ export interface OfflineAgentOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-function countWords(text: string): number {
-  return text.match(/\S+/g)?.length ?? 0;
-}
-
 /**
  * The agent that needs no network: it streams a scripted multi-sentence answer one word at a
  * time, using `current_time` when asked for the time or date and `calculator` when the question
- * holds arithmetic, and reports a word count as usage. Interruptible like any agent.
+ * holds arithmetic, and reports a word count as usage. Asked for a long story, it tells one over
+ * about a minute, so that stopping or resuming a run can be tried by hand. Interruptible like any agent.
  *
  * ```
  * delayMs = 4, a question with arithmetic:
@@ -62,7 +60,7 @@ export function createOfflineAgent(options: OfflineAgentOptions = {}): Agent {
                 const inputTokens = countWords(question);
                 const outputTokens = countWords(answer);
                 return concat(
-                  paceWords(answer, delayMs, scheduler),
+                  paceWords(answer, delayMs * (plan.pace ?? 1), scheduler),
                   of<AgentEvent[]>(
                     { type: 'usage', usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } },
                     { type: 'finish', reason: 'stop' },

@@ -1,11 +1,14 @@
 import type { AgentEventOf } from '../agentEvent.js';
 import type { ToolCallRequest } from '../tools/runToolCall.js';
 import { findArithmetic } from './findArithmetic.js';
+import { LONG_STORY, LONG_STORY_PACE, LONG_STORY_REQUEST } from './longStory.js';
 
 /** What the offline agent will do for one question: maybe one tool call, then an answer built from its outcome. */
 export interface OfflinePlan {
   readonly call?: ToolCallRequest;
   answer(outcome?: AgentEventOf<'tool_end'>): string;
+  /** How many times the agent's word delay each word of the answer waits. Default: 1. */
+  readonly pace?: number;
 }
 
 export const OFFLINE_GREETING =
@@ -23,8 +26,9 @@ function toolFailed(name: string, outcome: AgentEventOf<'tool_end'> | undefined)
 
 /**
  * Decides the offline answer to `question` with the tools that are switched on: `calculator` for
- * a question holding an arithmetic expression, `current_time` for one about the time or date
- * (in the IANA zone it names, if any), else a greeting that says what this agent is.
+ * a question holding an arithmetic expression, a slowly told long story when asked for one,
+ * `current_time` for a question about the time or date (in the IANA zone it names, if any), else
+ * a greeting that says what this agent is.
  */
 export function planOfflineAnswer(question: string, toolNames: ReadonlySet<string>): OfflinePlan {
   const expression = toolNames.has('calculator') ? findArithmetic(question) : undefined;
@@ -38,6 +42,7 @@ export function planOfflineAnswer(question: string, toolNames: ReadonlySet<strin
           : toolFailed('calculator', outcome),
     };
   }
+  if (LONG_STORY_REQUEST.test(question)) return { answer: () => LONG_STORY, pace: LONG_STORY_PACE };
   if (toolNames.has('current_time') && TIME_QUESTION.test(question)) {
     const timezone = TIME_ZONE.exec(question)?.[1];
     return {

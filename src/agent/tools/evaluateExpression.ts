@@ -21,7 +21,8 @@ const CONSTANTS: ReadonlyMap<string, number> = new Map([
   ['e', Math.E],
 ]);
 
-const MAX_LENGTH = 1000;
+/** The longest expression the calculator takes. */
+export const MAX_EXPRESSION_LENGTH = 1000;
 // Deep enough for any real expression, shallow enough that "((((...": cannot overflow the stack.
 const MAX_DEPTH = 64;
 
@@ -65,7 +66,7 @@ function tokenize(source: string): Token[] {
  * evaluateExpression('2 * (3 + 4) ^ 2'); // 98
  */
 export function evaluateExpression(source: string): number {
-  if (source.length > MAX_LENGTH) throw new ToolInputError(`the expression is longer than ${MAX_LENGTH} characters`);
+  if (source.length > MAX_EXPRESSION_LENGTH) throw new ToolInputError(`the expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
   const tokens = tokenize(source);
   let position = 0;
   let depth = 0;
