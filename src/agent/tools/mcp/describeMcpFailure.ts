@@ -36,7 +36,7 @@ function describe(server: McpServerConfig, error: unknown, phase: 'handshake' | 
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.RequestTimeout:
-        return { reason: `no answer${during || ''} within ${server.timeoutMs} ms (timeoutMs)`, lost: phase === 'handshake' };
+        return { reason: phase === 'handshake' ? 'no answer to the MCP handshake in time' : `no answer within ${server.timeoutMs} ms (timeoutMs)`, lost: phase === 'handshake' };
       case SdkErrorCode.ConnectionClosed:
         return { reason: `${server.transport === 'stdio' ? 'the server process exited' : 'the connection closed'}${during}`, lost: true };
       case SdkErrorCode.NotConnected:

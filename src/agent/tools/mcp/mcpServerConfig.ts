@@ -2,7 +2,7 @@
 interface McpServerCommon {
   /** The key of the entry in `mcpServers`; tool names start with it. */
   readonly name: string;
-  /** The longest one request (a tool call, the handshake) may take. Default 60 000 ms. */
+  /** The longest one tool call may take (the SDK then cancels it on the server). Default 60 000 ms. */
   readonly timeoutMs: number;
   /** The server's tools the model may call, by their MCP names. Default: all of them. */
   readonly tools?: readonly string[];

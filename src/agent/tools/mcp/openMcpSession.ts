@@ -35,6 +35,8 @@ export interface OpenMcpSessionOptions {
 }
 
 const STDERR_LINES_KEPT = 20;
+// Starting a server may mean downloading it first (npx -y ...), far slower than any tool call.
+const MIN_SETUP_TIMEOUT_MS = 60_000;
 const SESSION_DELETE_TIMEOUT_MS = 2000;
 
 function createTransport(server: McpServerConfig): Transport & { readonly pid?: number | null } {
@@ -59,12 +61,13 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
 
 /**
  * Connects to one MCP server: spawns a stdio server or opens a Streamable HTTP session, runs the
- * MCP handshake (bounded by the server's `timeoutMs` and `signal`), and subscribes to its tool
+ * MCP handshake (bounded by 60 s, or the server's `timeoutMs` if longer, and by `signal`), and subscribes to its tool
  * list changes. A failed handshake leaves nothing behind: the child, if one started, is ended.
  * The server's stderr is logged at debug, and its last lines with a failure at warn.
  */
 export async function openMcpSession(server: McpServerConfig, options: OpenMcpSessionOptions): Promise<McpSession> {
   const { logger, signal, clientInfo, secrets } = options;
+  const setupTimeoutMs = Math.max(server.timeoutMs, MIN_SETUP_TIMEOUT_MS);
   const transport = createTransport(server);
   const stderrTail: string[] = [];
   if (transport instanceof StdioClientTransport && transport.stderr) {
@@ -101,7 +104,7 @@ export async function openMcpSession(server: McpServerConfig, options: OpenMcpSe
   };
 
   try {
-    await client.connect(transport, { timeout: server.timeoutMs, signal });
+    await client.connect(transport, { timeout: setupTimeoutMs, signal });
   } catch (error) {
     await close();
     if (stderrTail.length > 0) logger.warn({ stderr: stderrTail.join('\n') }, 'mcp server stderr before the handshake failed');
@@ -123,5 +126,5 @@ export async function openMcpSession(server: McpServerConfig, options: OpenMcpSe
       }
     },
   };
-  return { pid, caller, lost, close, listTools: () => listMcpTools(client, { timeout: server.timeoutMs, signal }) };
+  return { pid, caller, lost, close, listTools: () => listMcpTools(client, { timeout: setupTimeoutMs, signal }) };
 }
