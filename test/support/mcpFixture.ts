@@ -21,6 +21,7 @@ export interface FixtureRecord {
   readonly ids?: (number | string)[];
   readonly finished?: boolean;
   readonly reason?: string;
+  readonly authorization?: string;
 }
 
 /** A temporary folder for config files and fixture logs, removed by `cleanup`. */
