@@ -97,7 +97,7 @@ function toServer(name: string, raw: unknown, env: ConfigSource, problems: strin
  * field; a value itself never appears in a message, so a secret cannot leak through one.
  */
 export function loadMcpConfig(path: string, env: ConfigSource = process.env): McpServerConfig[] {
-  const fail = (problems: readonly string[]) => new ConfigError(`RXGATE_MCP_CONFIG=${path}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`);
+  const fail = (problems: readonly string[]) => new ConfigError(`RXGATE_MCP_CONFIG=${path}:${problems.length === 1 ? ` ${problems[0]}` : `\n  ${problems.join('\n  ')}`}`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
