@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 import { loadConfig, type Config } from './config.js';
+import { BUILTIN_TOOLS } from './agent/tools/createToolRegistry.js';
+import { createMcpManager, type McpManager } from './agent/tools/mcp/createMcpManager.js';
+import { loadMcpConfig } from './agent/tools/mcp/loadMcpConfig.js';
+import type { McpServerConfig } from './agent/tools/mcp/mcpServerConfig.js';
 import { createAgentFor } from './createAgentFor.js';
+import type { Logger } from './logger.js';
 import { ConfigError } from './errors/ConfigError.js';
 import { RxgateError } from './errors/RxgateError.js';
 import { upstreamReadiness } from './health/upstreamReadiness.js';
@@ -18,16 +23,32 @@ function openStore(config: Config): Store {
   }
 }
 
+/** The MCP servers of RXGATE_MCP_CONFIG, connecting; only the LLM agent calls tools a model chose. */
+function startMcp(config: Config, servers: readonly McpServerConfig[], logger: Logger): McpManager | undefined {
+  if (servers.length === 0) return undefined;
+  if (!config.upstreamUrl) {
+    logger.warn({ servers: servers.length }, 'RXGATE_MCP_CONFIG is set, but the offline agent calls no MCP tools; set RXGATE_UPSTREAM_URL to use them');
+    return undefined;
+  }
+  return createMcpManager(servers, { logger, reservedNames: BUILTIN_TOOLS.map((tool) => tool.name) });
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
+  const mcpServers = config.mcpConfig ? loadMcpConfig(config.mcpConfig) : [];
   const logger = createLogger(config.logLevel);
   const metrics = createMetrics();
-  const agent = createAgentFor(config, logger, metrics);
+  const mcp = startMcp(config, mcpServers, logger);
+  const agent = createAgentFor(config, logger, metrics, mcp);
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
   const store = openStore(config);
   if (store.recovered > 0) logger.warn({ recovered: store.recovered }, 'marked responses and runs left in flight by the previous process as failed');
-  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store });
+  if (mcp) readinessChecks.push(mcp.readiness);
+  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store }).catch(async (error: unknown) => {
+    await mcp?.close();
+    throw error;
+  });
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {
@@ -37,7 +58,8 @@ async function main(): Promise<void> {
 
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'signal received');
-    running.shutdown().then(
+    // MCP sessions close after the runs were interrupted (which cancelled their calls on the servers).
+    running.shutdown().then(() => mcp?.close()).then(
       () => {
         store.close();
         process.exit(0);

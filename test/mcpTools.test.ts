@@ -1,4 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Cancellation } from '../src/agent/cancellation.js';
+import type { Tool, ToolSource } from '../src/agent/tools/tool.js';
+import { loadConfig } from '../src/config.js';
+import { createAgentFor } from '../src/createAgentFor.js';
+import { silentLogger } from '../src/logger.js';
+import { collectRun } from './support/collectRun.js';
+import { answer, createScriptedUpstream } from './support/scriptedUpstream.js';
 import { calculatorTool } from '../src/agent/tools/calculatorTool.js';
 import { invokeTool } from '../src/agent/tools/invokeTool.js';
 import { assignToolNames, sanitizeToolName } from '../src/agent/tools/mcp/assignToolNames.js';
@@ -102,5 +110,31 @@ describe('MCP tool schemas', () => {
 
   it('gives an object schema without properties an empty properties, which some upstreams require', () => {
     expect(prepareToolSchema({ type: 'object' })).toMatchObject({ ok: true, inputSchema: { type: 'object', properties: {} } });
+  });
+});
+
+describe('createAgentFor with a live tool source (the MCP tools)', () => {
+  it('offers each run the built-in tools and the tools of the source at the moment the run starts', async () => {
+    const upstream = await createScriptedUpstream([answer('one'), answer('two')]);
+    try {
+      const extra = (name: string) => defineTool({ name, description: name, parameters: z.object({}), inputSchema: { type: 'object', properties: {} }, run: async () => 'ok' });
+      let tools: readonly Tool[] = [extra('srv__a')];
+      const source: ToolSource = { tools: () => tools };
+      const config = loadConfig({ RXGATE_UPSTREAM_URL: upstream.baseUrl, RXGATE_UPSTREAM_MODEL: 'up', RXGATE_TOOLS: 'calculator' });
+      const agent = createAgentFor(config, silentLogger, undefined, source);
+
+      await collectRun(agent.run({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, new Cancellation()));
+      tools = [extra('srv__a'), extra('srv__b')];
+      await collectRun(agent.run({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, new Cancellation()));
+
+      const offered = upstream.requests.map((request) => (request.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name));
+      expect(offered).toEqual([
+        ['calculator', 'srv__a'],
+        ['calculator', 'srv__a', 'srv__b'],
+      ]);
+      expect(agent.description).toMatch(/tools: calculator, and the tools of the MCP servers\)$/);
+    } finally {
+      await upstream.close();
+    }
   });
 });
