@@ -192,7 +192,7 @@ describe('the MCP manager', () => {
 
     expect((await running.ended).at(-1)).toMatchObject({ type: 'tool_end', error: 'the call was cancelled: Server shutting down' });
     const cancelled = readRecords(log).find((record) => record.method === 'notifications/cancelled');
-    expect(cancelled?.params).toEqual({ requestId: call.requestId, reason: 'Error: Server shutting down' });
+    expect(cancelled?.params).toEqual({ requestId: call.requestId, reason: 'Server shutting down' });
     expect(readRecords(log).some((record) => record.event === 'call_aborted' && record.requestId === call.requestId)).toBe(true);
     expect(pids.filter(isAlive)).toEqual([]);
     expect(mcp.pids()).toEqual([]);

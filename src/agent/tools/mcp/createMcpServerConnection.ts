@@ -179,7 +179,8 @@ export function createMcpServerConnection(config: McpServerConfig, options: McpS
       supervising = supervise();
     },
     async close(reason) {
-      if (!closing.signal.aborted) closing.abort(new Error(reason));
+      // A plain string: the SDK puts String(reason) in the notifications/cancelled it sends.
+      if (!closing.signal.aborted) closing.abort(reason);
       await supervising;
       if (config.enabled) setState({ status: 'closed' });
     },
