@@ -35,9 +35,11 @@ async function nextCall(before: number): Promise<FixtureRecord> {
 
 /** What the server saw of a cancelled call: the notification, the handler's abort, and the call's own POST closing. */
 async function cancellationOf(call: FixtureRecord) {
-  const notification = await waitForRecord(log, (record) => record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId);
-  const aborted = await waitForRecord(log, (record) => record.event === 'call_aborted' && record.requestId === call.requestId);
-  const closed = await waitForRecord(log, (record) => record.event === 'http_closed' && record.ids?.includes(call.requestId!) === true);
+  // Request ids start again in every session: only records after the call are about it.
+  const after = (record: FixtureRecord) => record.at >= call.at;
+  const notification = await waitForRecord(log, (record) => after(record) && record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId);
+  const aborted = await waitForRecord(log, (record) => after(record) && record.event === 'call_aborted' && record.requestId === call.requestId);
+  const closed = await waitForRecord(log, (record) => after(record) && record.event === 'http_closed' && record.ids?.includes(call.requestId!) === true);
   return { notification, aborted, closed };
 }
 
@@ -102,8 +104,11 @@ describe('an MCP server over Streamable HTTP (fixture on 127.0.0.1, port 0)', ()
     await ended;
 
     expect(events.at(-1)).toMatchObject({ type: 'tool_end', error: 'the call was cancelled: Server shutting down' });
-    await cancellationOf(call);
-    await waitForRecord(log, (record) => record.event === 'http_request' && record.method === 'DELETE' && record.at > call.at);
+    const { notification, aborted } = await cancellationOf(call);
+    const deleted = await waitForRecord(log, (record) => record.event === 'http_request' && record.method === 'DELETE' && record.at > call.at);
+    // The server heard of the cancellation before the session ended, and aborted the call for it.
+    expect(notification.at).toBeLessThan(deleted.at);
+    expect(aborted.reason).toBe('Server shutting down');
   });
 });
 

@@ -14,7 +14,8 @@ function cancelledRequestId(message: JSONRPCMessage): RequestId | undefined {
  * each `tools/call` a request signal (the transport option the SDK itself uses for this on
  * 2026-era connections) and aborts it once the cancellation has been sent, so the server sees the
  * request close as well and no stream is left behind. Closing waits for cancellations still
- * being sent, so a shutdown does not cut them off.
+ * being sent, so a shutdown does not cut them off (`cancellationsSent` lets a caller wait for them
+ * before it ends the session, which would make them arrive at a server that forgot the call).
  */
 export class CancellingHttpTransport extends StreamableHTTPClientTransport {
   readonly #calls = new Map<RequestId, AbortController>();
@@ -46,8 +47,13 @@ export class CancellingHttpTransport extends StreamableHTTPClientTransport {
     return super.start();
   }
 
-  override async close(): Promise<void> {
+  /** Resolves once every cancellation sent so far has been delivered (or failed). */
+  async cancellationsSent(): Promise<void> {
     await Promise.allSettled(this.#cancelling);
+  }
+
+  override async close(): Promise<void> {
+    await this.cancellationsSent();
     this.#calls.clear();
     return super.close();
   }

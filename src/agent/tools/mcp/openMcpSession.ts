@@ -97,7 +97,9 @@ export async function openMcpSession(server: McpServerConfig, options: OpenMcpSe
     closing = true;
     const pid = transport.pid ?? undefined;
     if (transport instanceof CancellingHttpTransport && transport.sessionId) {
-      await Promise.race([transport.terminateSession().catch(() => {}), new Promise((resolve) => setTimeout(resolve, SESSION_DELETE_TIMEOUT_MS).unref())]);
+      // The cancellations of running calls first: after the DELETE the server no longer knows those calls.
+      const sessionEnded = transport.cancellationsSent().then(() => transport.terminateSession());
+      await Promise.race([sessionEnded.catch(() => {}), new Promise((resolve) => setTimeout(resolve, SESSION_DELETE_TIMEOUT_MS).unref())]);
     }
     await client.close().catch((error: unknown) => logger.debug({ err: (error as Error).message }, 'mcp client close failed'));
     if (pid !== undefined) await waitForExit(pid, 2000);
