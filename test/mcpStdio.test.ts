@@ -238,6 +238,17 @@ describe('the MCP manager', () => {
     expect(log.text()).not.toContain('sekrit-token-value');
   });
 
+  it('never logs the secrets of a server entry, not even when the server prints them', async () => {
+    const log = captureLogger();
+    const secret = 'sekrit-api-key-1234';
+    const mcp = mount({ chatty: fixtureStdioEntry(scratch.path('chatty.log'), { env: { MCP_FIXTURE_LOG: scratch.path('chatty.log'), MCP_FIXTURE_STDERR: `apiKey=${secret}`, API_KEY: secret } }) }, log.logger);
+    await whenReady(mcp, 'chatty');
+    await eventually(() => log.lines.some((line) => line.msg === 'mcp server stderr'), 5000, 'the stderr line');
+
+    expect(log.lines.find((line) => line.msg === 'mcp server stderr')).toMatchObject({ stderr: 'config: [redacted]' });
+    expect(log.text()).not.toContain(secret);
+  });
+
   it('leaves out a tool whose schema upstreams would reject, with a warning, and sanitises a name they would reject', async () => {
     const log = captureLogger();
     const mcp = mount({ fixture: fixtureStdioEntry(scratch.path('schemas.log')) }, log.logger);

@@ -1,5 +1,6 @@
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './mcpServerConfig.js';
+import { redactSecrets } from './redactSecrets.js';
 
 /** Why talking to a server failed, in words for logs and the health answer, and whether the connection is gone. */
 export interface McpFailure {
@@ -10,9 +11,6 @@ export interface McpFailure {
 
 const MAX_REASON_LENGTH = 300;
 
-function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text).slice(0, MAX_REASON_LENGTH);
-}
 
 function codeOf(error: unknown): string | undefined {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
@@ -55,5 +53,5 @@ function describe(server: McpServerConfig, error: unknown, phase: 'handshake' | 
  */
 export function describeMcpFailure(server: McpServerConfig, error: unknown, secrets: readonly string[], phase: 'handshake' | 'call'): McpFailure {
   const failure = describe(server, error, phase);
-  return { ...failure, reason: redact(failure.reason, secrets) };
+  return { ...failure, reason: redactSecrets(failure.reason, secrets).slice(0, MAX_REASON_LENGTH) };
 }

@@ -7,6 +7,7 @@ import { CancellingHttpTransport } from './CancellingHttpTransport.js';
 import { describeMcpFailure } from './describeMcpFailure.js';
 import type { McpToolCaller } from './createMcpTool.js';
 import { listMcpTools, type McpToolListing } from './listMcpTools.js';
+import { redactSecrets } from './redactSecrets.js';
 import type { McpServerConfig } from './mcpServerConfig.js';
 
 /** One live connection to an MCP server. */
@@ -61,9 +62,10 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
 
 /**
  * Connects to one MCP server: spawns a stdio server or opens a Streamable HTTP session, runs the
- * MCP handshake (bounded by 60 s, or the server's `timeoutMs` if longer, and by `signal`), and subscribes to its tool
- * list changes. A failed handshake leaves nothing behind: the child, if one started, is ended.
- * The server's stderr is logged at debug, and its last lines with a failure at warn.
+ * MCP handshake (bounded by `signal` and by 60 s, or the server's `timeoutMs` if longer), and
+ * subscribes to its tool list changes. A failed handshake leaves nothing behind: the child, if
+ * one started, is ended. The server's stderr is logged at debug, and its last lines with a
+ * failure at warn, with the entry's secrets redacted.
  */
 export async function openMcpSession(server: McpServerConfig, options: OpenMcpSessionOptions): Promise<McpSession> {
   const { logger, signal, clientInfo, secrets } = options;
@@ -71,7 +73,9 @@ export async function openMcpSession(server: McpServerConfig, options: OpenMcpSe
   const transport = createTransport(server);
   const stderrTail: string[] = [];
   if (transport instanceof StdioClientTransport && transport.stderr) {
-    createInterface({ input: transport.stderr as Readable }).on('line', (line) => {
+    createInterface({ input: transport.stderr as Readable }).on('line', (raw) => {
+      // A server may print its own configuration: its entry's secrets must not reach the log through it.
+      const line = redactSecrets(raw, secrets);
       logger.debug({ stderr: line }, 'mcp server stderr');
       stderrTail.push(line);
       if (stderrTail.length > STDERR_LINES_KEPT) stderrTail.shift();
