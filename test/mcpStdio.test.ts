@@ -265,6 +265,8 @@ describe('the MCP manager', () => {
     });
     expect(log.lines.find((line) => line.msg === 'mcp tool renamed: its name has characters upstreams reject')).toMatchObject({ tool: 'dotted.name', name: 'fixture__dotted_name' });
     expect(toolNamed(mcp, 'fixture__dotted_name').inputSchema).toEqual({ type: 'object', properties: {} });
+    expect(mcp.origin('fixture__dotted_name')).toEqual({ server: 'fixture', tool: 'dotted.name' });
+    expect(mcp.origin('calculator')).toBeUndefined();
   });
 
   it('refreshes a server tool list when it says the list changed', async () => {

@@ -22,6 +22,8 @@ export interface McpManagerOptions {
 export interface McpManager extends ToolSource {
   /** The tools of every ready server, named `<server>__<tool>`; a new array whenever they change. */
   tools(): readonly Tool[];
+  /** Which server and MCP tool a tool name stands for (for `mcp_call` items), or undefined for a tool that is not an MCP server's. */
+  origin(name: string): { readonly server: string; readonly tool: string } | undefined;
   /** Each configured server's state, in config order (the `mcp` section of `GET /health/ready`). */
   states(): McpServerState[];
   /** Not ready while a server is still on its first attempt; a failed server does not hold readiness back. */
@@ -46,13 +48,13 @@ export function createMcpManager(servers: readonly McpServerConfig[], options: M
   const logger = options.logger ?? silentLogger;
   const reserved = [...(options.reservedNames ?? [])];
   const clientInfo = options.clientInfo ?? { name: 'rxgate', version: '0.1.0' };
-  let cached: readonly Tool[] | undefined;
+  let cached: { tools: readonly Tool[]; origins: Map<string, { server: string; tool: string }> } | undefined;
   const loggedRenames = new Set<string>();
   const connections: McpServerConnection[] = servers.map((config) =>
     createMcpServerConnection(config, { logger, backoff: options.backoff, clientInfo, onChange: () => (cached = undefined) }),
   );
 
-  function buildTools(): readonly Tool[] {
+  function build(): NonNullable<typeof cached> {
     const listed = connections.flatMap((connection) => connection.tools().map((tool) => ({ connection, tool })));
     const { names, renames } = assignToolNames(listed.map(({ connection, tool }) => ({ server: connection.config.name, tool: tool.descriptor.name })), reserved);
     for (const rename of renames) {
@@ -62,7 +64,8 @@ export function createMcpManager(servers: readonly McpServerConfig[], options: M
       const message = rename.reason === 'collision' ? 'mcp tool renamed: its name was taken' : 'mcp tool renamed: its name has characters upstreams reject';
       logger.warn({ mcpServer: rename.server, tool: rename.tool, name: rename.name }, message);
     }
-    return listed.map(({ connection, tool }, index) =>
+    const origins = new Map(listed.map(({ connection, tool }, index) => [names[index]!, { server: connection.config.name, tool: tool.descriptor.name }]));
+    const tools = listed.map(({ connection, tool }, index) =>
       createMcpTool({
         server: connection.config.name,
         descriptor: tool.descriptor,
@@ -74,12 +77,14 @@ export function createMcpManager(servers: readonly McpServerConfig[], options: M
         closing: connection.closing,
       }),
     );
+    return { tools, origins };
   }
 
   for (const connection of connections) connection.start();
 
   return {
-    tools: () => (cached ??= buildTools()),
+    tools: () => (cached ??= build()).tools,
+    origin: (name) => (cached ??= build()).origins.get(name),
     states: () => connections.map((connection) => connection.state()),
     readiness: {
       name: 'mcp',
