@@ -11,7 +11,7 @@ export { defineTool, type Tool, type ToolProgress, type ToolRunContext, type Too
 export { createMcpManager, type McpManager, type McpManagerOptions } from './agent/tools/mcp/createMcpManager.js';
 export { loadMcpConfig } from './agent/tools/mcp/loadMcpConfig.js';
 export type { McpServerConfig } from './agent/tools/mcp/mcpServerConfig.js';
-export type { McpServerState, McpServerStatus } from './agent/tools/mcp/McpServerState.js';
+export type { McpServerState, McpServerStatus } from './agent/tools/mcp/mcpServerState.js';
 
 export { loadConfig, SETTINGS, type Config } from './config.js';
 export { createAgentFor } from './createAgentFor.js';

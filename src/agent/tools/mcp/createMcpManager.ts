@@ -6,7 +6,7 @@ import { assignToolNames } from './assignToolNames.js';
 import { createMcpServerConnection, type McpBackoff, type McpServerConnection } from './createMcpServerConnection.js';
 import { createMcpTool } from './createMcpTool.js';
 import type { McpServerConfig } from './mcpServerConfig.js';
-import type { McpServerState } from './McpServerState.js';
+import type { McpServerState } from './mcpServerState.js';
 
 export interface McpManagerOptions {
   readonly logger?: Logger;

@@ -5,7 +5,7 @@ import type { Logger } from '../../../logger.js';
 import type { McpToolCaller } from './createMcpTool.js';
 import type { McpServerConfig } from './mcpServerConfig.js';
 import { secretsOf } from './mcpServerConfig.js';
-import type { McpServerState } from './McpServerState.js';
+import type { McpServerState } from './mcpServerState.js';
 import { openMcpSession, type McpSession } from './openMcpSession.js';
 import { prepareToolSchema } from './prepareToolSchema.js';
 
