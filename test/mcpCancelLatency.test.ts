@@ -8,6 +8,7 @@ import { createScratch, eventually, fixtureStdioEntry, readRecords, startHttpFix
 // server runs it, unsubscribes, and reads from the server's own log when the cancellation arrived.
 // MCP_LATENCY_TRIALS=300 npx vitest run test/mcpCancelLatency.test.ts for a steadier p99.
 const TRIALS = Number(process.env.MCP_LATENCY_TRIALS ?? 60);
+const TIMEOUT_MS = Math.max(60_000, TRIALS * 500);
 const scratch = createScratch();
 const managers: McpManager[] = [];
 const stops: (() => Promise<void>)[] = [];
@@ -62,7 +63,7 @@ describe('abort to MCP server cancelled, measured', () => {
 
     console.log(summary('stdio, abort -> server received notifications/cancelled', notified));
     expect(notified).toHaveLength(TRIALS);
-  });
+  }, TIMEOUT_MS);
 
   it(`over Streamable HTTP: the notification and the closed request reach the server (${TRIALS} trials)`, async () => {
     const log = scratch.path('http.log');
@@ -74,5 +75,5 @@ describe('abort to MCP server cancelled, measured', () => {
     console.log(summary('http, abort -> server saw the call request close', closed));
     expect(notified).toHaveLength(TRIALS);
     expect(closed).toHaveLength(TRIALS);
-  });
+  }, TIMEOUT_MS);
 });

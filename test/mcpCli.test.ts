@@ -1,7 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createScratch, eventually, fixtureStdioEntry, isAlive, readRecords, waitForRecord, writeMcpConfig } from './support/mcpFixture.js';
 import { answer, createScriptedUpstream, frames, type UpstreamScript } from './support/scriptedUpstream.js';
 import { startCli } from './support/startCli.js';
+
+// Each test starts MCP server processes; on a loaded machine that takes seconds, not milliseconds.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const scratch = createScratch();
 afterAll(() => scratch.cleanup());

@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
 import { Cancellation } from '../src/agent/cancellation.js';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
@@ -10,6 +10,9 @@ import type { Tool } from '../src/agent/tools/tool.js';
 import { captureLogger } from './support/captureLogger.js';
 import { createScratch, eventually, readRecords, startHttpFixture, waitForRecord, writeMcpConfig, type FixtureRecord } from './support/mcpFixture.js';
 import { answer, createScriptedUpstream, frames, type ScriptedUpstream } from './support/scriptedUpstream.js';
+
+// Each test starts MCP server processes; on a loaded machine that takes seconds, not milliseconds.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const QUESTION = { model: 'rxgate-agent', messages: [{ role: 'user' as const, content: 'go' }] };
 const TOKEN = 'mcp-http-secret-token';

@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
 import { Cancellation } from '../src/agent/cancellation.js';
 import { InterruptReason } from '../src/agent/interruptReason.js';
@@ -13,6 +13,9 @@ import { captureLogger } from './support/captureLogger.js';
 import { collectRun } from './support/collectRun.js';
 import { createScratch, eventually, everythingEntry, fixtureStdioEntry, isAlive, readRecords, waitForRecord, writeMcpConfig, type FixtureRecord } from './support/mcpFixture.js';
 import { answer, createScriptedUpstream, frames, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
+
+// Each test starts MCP server processes; on a loaded machine that takes seconds, not milliseconds.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const QUESTION = { model: 'rxgate-agent', messages: [{ role: 'user' as const, content: 'go' }] };
 const FAST_RETRY = { initialMs: 100, maxMs: 400 };
