@@ -15,7 +15,10 @@ export default tseslint.config(
       'rxjs-x/no-ignored-subscription': 'off',
       'rxjs-x/no-internal': 'error',
       'rxjs-x/no-nested-subscribe': 'error',
-      'rxjs-x/finnish': ['error', { functions: false, methods: false, parameters: true, properties: false, variables: true, strict: false }],
+      'rxjs-x/finnish': [
+        'error',
+        { functions: false, methods: false, parameters: true, properties: false, variables: true, strict: false },
+      ],
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },

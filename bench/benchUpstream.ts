@@ -122,20 +122,22 @@ function readBody(req: IncomingMessage): Promise<string> {
  */
 export async function startBenchUpstream(onVisit: (event: VisitEvent) => void): Promise<{ server: Server; port: number }> {
   const server: Server = createServer((req, res) => {
-    readBody(req).then(
-      (text) => {
-        const body = JSON.parse(text) as { stream?: boolean; messages: { content: string }[] };
-        const scenario = JSON.parse(body.messages.at(-1)!.content) as Scenario;
-        const { id } = scenario;
-        if (id !== undefined) {
-          onVisit({ type: 'arrived', id, at: clock() });
-          if (res.closed) onVisit({ type: 'closed', id, at: clock(), finished: res.writableFinished });
-          else res.once('close', () => onVisit({ type: 'closed', id, at: clock(), finished: res.writableFinished }));
-        }
-        return play(res, scenario, body.stream !== false);
-      },
-      () => res.destroy(),
-    ).catch(() => res.destroy());
+    readBody(req)
+      .then(
+        (text) => {
+          const body = JSON.parse(text) as { stream?: boolean; messages: { content: string }[] };
+          const scenario = JSON.parse(body.messages.at(-1)!.content) as Scenario;
+          const { id } = scenario;
+          if (id !== undefined) {
+            onVisit({ type: 'arrived', id, at: clock() });
+            if (res.closed) onVisit({ type: 'closed', id, at: clock(), finished: res.writableFinished });
+            else res.once('close', () => onVisit({ type: 'closed', id, at: clock(), finished: res.writableFinished }));
+          }
+          return play(res, scenario, body.stream !== false);
+        },
+        () => res.destroy(),
+      )
+      .catch(() => res.destroy());
   });
   server.keepAliveTimeout = 5_000;
   server.listen(0, '127.0.0.1', 4096);

@@ -22,7 +22,13 @@ const MISSED = 1_000;
  * reading a few deltas of a stream that sends one a millisecond; `silent`: the upstream sent its
  * headers and nothing else, and the client aborts once the request reached it.
  */
-async function oneTrial(client: Agent, upstream: BenchUpstream, origin: string, phase: 'streaming' | 'silent', id: string): Promise<number> {
+async function oneTrial(
+  client: Agent,
+  upstream: BenchUpstream,
+  origin: string,
+  phase: 'streaming' | 'silent',
+  id: string,
+): Promise<number> {
   const scenario: Scenario = phase === 'streaming' ? { id, deltas: 100_000, everyMs: 1 } : { id, deltas: 1, everyMs: 0, stall: true };
   const controller = new AbortController();
   const response = await postChat(client, origin, chatBody(scenario, true), controller.signal);
@@ -39,7 +45,10 @@ async function oneTrial(client: Agent, upstream: BenchUpstream, origin: string, 
   response.body.on('error', () => undefined);
   const abortedAt = clock();
   controller.abort();
-  const closed = await Promise.race([visit.closed, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), MISSED).unref())]);
+  const closed = await Promise.race([
+    visit.closed,
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), MISSED).unref()),
+  ]);
   return closed ? closed.at - abortedAt : Number.POSITIVE_INFINITY;
 }
 
@@ -62,7 +71,15 @@ export async function measureCancellation(
     for (const [i, target] of targets.entries()) {
       const own = samples[i]!;
       const seen = own.filter(Number.isFinite);
-      rows.push({ target: target.name, phase, trials: own.length, median: median(seen), p99: p99(own), max: Math.max(...seen), missed: own.length - seen.length });
+      rows.push({
+        target: target.name,
+        phase,
+        trials: own.length,
+        median: median(seen),
+        p99: p99(own),
+        max: Math.max(...seen),
+        missed: own.length - seen.length,
+      });
     }
   }
   return rows;

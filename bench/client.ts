@@ -44,7 +44,13 @@ export function createFrameCounter(): { feed(buffer: Buffer): void; readonly cou
 export function dataOf(text: string): string[] {
   return text
     .split('\n\n')
-    .map((frame) => frame.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n'))
+    .map((frame) =>
+      frame
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n'),
+    )
     .filter((data) => data !== '');
 }
 

@@ -76,7 +76,15 @@ process.on('message', (message: GatewayMessage) => {
     if (message.resetDelay) loopDelay.reset();
     if (message.gc) await collectGarbage();
     const { rss, heapUsed } = process.memoryUsage();
-    const stats: GatewayStats = { rss, heapUsed, loopDelayP99, loopDelayMax, resources: tally(), activeRuns: activeRuns?.size ?? null, openResponses };
+    const stats: GatewayStats = {
+      rss,
+      heapUsed,
+      loopDelayP99,
+      loopDelayMax,
+      resources: tally(),
+      activeRuns: activeRuns?.size ?? null,
+      openResponses,
+    };
     process.send!({ type: 'stats', seq: message.seq, stats });
   })();
 });

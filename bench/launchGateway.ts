@@ -14,7 +14,12 @@ export interface Gateway {
 /** Starts the thing under test in its own Node process (with `--expose-gc`), so the load generator does not share its event loop. */
 export async function launchGateway(kind: GatewayKind, upstreamUrl: string, extraArgs: string[] = []): Promise<Gateway> {
   const child = fork(fileURLToPath(new URL('./gateway.ts', import.meta.url)), [kind, upstreamUrl, ...extraArgs], {
-    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [ready] = (await once(child, 'message')) as [{ type: 'ready'; port: number }];

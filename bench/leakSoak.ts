@@ -75,5 +75,15 @@ export async function soakAborts(
     await sleep(250);
     after = await gateway.stats({ gc: true });
   }
-  return { target: gateway.kind, planned: streams, aborted, unseen, errors, seconds, before, after, settleMs: performance.now() - settleStarted };
+  return {
+    target: gateway.kind,
+    planned: streams,
+    aborted,
+    unseen,
+    errors,
+    seconds,
+    before,
+    after,
+    settleMs: performance.now() - settleStarted,
+  };
 }

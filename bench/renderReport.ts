@@ -32,21 +32,25 @@ const rowOf = <T extends { target: string }>(rows: readonly T[], target: string,
 function latencySection(rows: readonly LatencyRow[]): string {
   const rx = rows.filter((row) => row.target === 'rxgate');
   const worst = Math.max(...rx.map((row) => row.addedMedian));
-  const own = (mode: string) => rowOf(rows, 'rxgate', (row) => row.mode === mode).addedMedian - rowOf(rows, 'bare', (row) => row.mode === mode).addedMedian;
+  const own = (mode: string) =>
+    rowOf(rows, 'rxgate', (row) => row.mode === mode).addedMedian - rowOf(rows, 'bare', (row) => row.mode === mode).addedMedian;
   const floor = (mode: string) => rowOf(rows, 'bare', (row) => row.mode === mode).addedMedian;
   const lines = [
     '## 1. Added latency',
     '',
     `Target: under 0.5 ms median added. ${verdict(worst < 0.5, `by ${fixed(worst - 0.5, 2)} ms`)}: rxgate adds ${rx.map((row) => `${fixed(row.addedMedian, 3)} ms (${row.mode})`).join(' and ')} at the median.`,
     '',
-    'Sequential requests, one at a time, an 8-delta answer; the targets take turns request by request. Streaming is timed to the last byte (`[DONE]`). Non-streaming through rxgate still streams from the upstream (the agent always does) and answers one `chat.completion`; straight to the upstream it is the upstream\'s own JSON answer.',
+    "Sequential requests, one at a time, an 8-delta answer; the targets take turns request by request. Streaming is timed to the last byte (`[DONE]`). Non-streaming through rxgate still streams from the upstream (the agent always does) and answers one `chat.completion`; straight to the upstream it is the upstream's own JSON answer.",
     '',
     '| Mode | Target | Median ms | p99 ms | Added median ms | Added p99 ms |',
     '| --- | --- | ---: | ---: | ---: | ---: |',
-    ...rows.map((row) => `| ${row.mode} | ${row.target} | ${fixed(row.median, 3)} | ${fixed(row.p99, 3)} | ${row.target === 'upstream directly' ? '' : fixed(row.addedMedian, 3)} | ${row.target === 'upstream directly' ? '' : fixed(row.addedP99, 3)} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.mode} | ${row.target} | ${fixed(row.median, 3)} | ${fixed(row.p99, 3)} | ${row.target === 'upstream directly' ? '' : fixed(row.addedMedian, 3)} | ${row.target === 'upstream directly' ? '' : fixed(row.addedP99, 3)} |`,
+    ),
     '',
     `**${worst < 0.5 ? 'Where the time goes' : 'What holds it back'}.** A relay that does nothing but forward (\`bare\`) already adds ${fixed(floor('streaming'), 2)} ms (streaming) and ${fixed(floor('non-streaming'), 2)} ms (non-streaming) here: ` +
-      'every request through a gateway makes two more loopback hops between three processes that share two cores (each hop waits for a process to be scheduled); both call the upstream with undici\'s `request` (Node 20\'s `fetch`, with its WHATWG streams, cost rxgate about 0.15 ms more per request). ' +
+      "every request through a gateway makes two more loopback hops between three processes that share two cores (each hop waits for a process to be scheduled); both call the upstream with undici's `request` (Node 20's `fetch`, with its WHATWG streams, cost rxgate about 0.15 ms more per request). " +
       `rxgate's own cost on top of that floor is ${fixed(own('streaming'), 2)} ms (streaming) and ${fixed(own('non-streaming'), 2)} ms (non-streaming): Express routing and body parsing, zod validation, the RxJS pipeline, metrics.`,
     '',
     'Peers, as published by their makers on their own hardware (not measured here): LiteLLM 2–12 ms median added, Portkey ~2.4 ms, Bifrost ~0.44 ms.',
@@ -63,7 +67,8 @@ function throughputSection(rows: readonly ThroughputRow[]): string {
   const noMetrics = rowOf(rows, 'rxgate-no-metrics');
   const ratio = rx.median / bare.median;
   const metricsCost = 1 - rx.median / noMetrics.median;
-  const overlap = Math.min(Math.max(...rx.rates), Math.max(...noMetrics.rates)) >= Math.max(Math.min(...rx.rates), Math.min(...noMetrics.rates));
+  const overlap =
+    Math.min(Math.max(...rx.rates), Math.max(...noMetrics.rates)) >= Math.max(Math.min(...rx.rates), Math.min(...noMetrics.rates));
   return [
     '## 2. Streaming throughput',
     '',
@@ -74,12 +79,17 @@ function throughputSection(rows: readonly ThroughputRow[]): string {
     '',
     '| Target | Median frames/s | Range over rounds | vs bare relay |',
     '| --- | ---: | --- | ---: |',
-    ...rows.map((row) => `| ${row.target} | ${Math.round(row.median).toLocaleString('en-US')} | ${range(row.rates)} | ${fixed(row.median / bare.median, 2)} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.target} | ${Math.round(row.median).toLocaleString('en-US')} | ${range(row.rates)} | ${fixed(row.median / bare.median, 2)} |`,
+    ),
     '',
     `**${ratio >= 0.8 ? 'Where the time goes' : 'What holds it back'}.** ` +
       'Each delta still crosses about a dozen RxJS operators in rxgate (the upstream chunk filter, the first-token timeout, the deadline, the turn assembler, the run, metrics, the encoder, serialisation, `[DONE]`, the error frame, keepalive, the writer, `takeUntil`), where the relays make two function calls; CPU profiles put most of the rest in JSON parsing and serialisation and in `writev`, which the relays pay too. ' +
-      'Profiling found four costs that are now gone: the writer summed `Buffer.byteLength` over every held frame on each new frame (quadratic in what a slow reader owes; 40 % of the gateway\'s CPU on this figure); it made one `res.write` per frame (it now writes the frames handed over in one turn as one write); `keepalive` re-armed a timer on every frame (it now records the frame\'s time and re-arms its one timer lazily); and each delta went through two inner Observables in the agent and one in the encoder (now `map`/`filter` branches). Together they took rxgate from about 70k frames/s to the figure above. ' +
-      (ratio >= 0.8 ? '' : 'Closing the rest of the gap needs fewer values per delta: carrying the deltas of one upstream read through the pipeline together.'),
+      "Profiling found four costs that are now gone: the writer summed `Buffer.byteLength` over every held frame on each new frame (quadratic in what a slow reader owes; 40 % of the gateway's CPU on this figure); it made one `res.write` per frame (it now writes the frames handed over in one turn as one write); `keepalive` re-armed a timer on every frame (it now records the frame's time and re-arms its one timer lazily); and each delta went through two inner Observables in the agent and one in the encoder (now `map`/`filter` branches). Together they took rxgate from about 70k frames/s to the figure above. " +
+      (ratio >= 0.8
+        ? ''
+        : 'Closing the rest of the gap needs fewer values per delta: carrying the deltas of one upstream read through the pipeline together.'),
     '',
     `**Metrics overhead.** Prometheus metrics are always on in rxgate; \`rxgate-no-metrics\` is the same app built with \`createApp({ metrics })\` given no-op metrics and no default collectors (no event-loop monitor, no GC observer). ` +
       `The medians differ by ${fixed(metricsCost * 100, 1)} % of throughput${overlap ? ', and the two ranges overlap: on this machine the cost of metrics (a timestamp, one `Buffer.byteLength` and a few counter increments per response) is below what the bench can resolve' : ''}.`,
@@ -95,15 +105,18 @@ function cancellationSection(rows: readonly CancellationRow[]): string {
     '',
     `Target: p99 under 5 ms. ${verdict(worst < 5, `by ${fixed(worst - 5, 2)} ms`)}: rxgate's p99 is ${rx.map((row) => `${fixed(row.p99, 2)} ms (${row.phase})`).join(' and ')}.`,
     '',
-    'From the client\'s abort to the upstream seeing its socket close. The load generator and the upstream run in two processes; both take their times from the machine\'s monotonic clock (`process.hrtime`), which processes share. *streaming*: the upstream sends a delta every millisecond and the client aborts after reading a few. *silent*: the upstream sent its headers and nothing else; the client aborts once the request has reached it.',
+    "From the client's abort to the upstream seeing its socket close. The load generator and the upstream run in two processes; both take their times from the machine's monotonic clock (`process.hrtime`), which processes share. *streaming*: the upstream sends a delta every millisecond and the client aborts after reading a few. *silent*: the upstream sent its headers and nothing else; the client aborts once the request has reached it.",
     '',
     '| Phase | Target | Trials | Median ms | p99 ms | Max ms | Never reached the upstream |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((row) => `| ${row.phase} | ${row.target} | ${row.trials} | ${fixed(row.median, 3)} | ${fixed(row.p99, 3)} | ${fixed(row.max, 2)} | ${row.missed} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.phase} | ${row.target} | ${row.trials} | ${fixed(row.median, 3)} | ${fixed(row.p99, 3)} | ${fixed(row.max, 2)} | ${row.missed} |`,
+    ),
     '',
     `**${worst < 5 ? 'Where the time goes' : 'What holds it back'}.** The path is three processes on two shared cores: the gateway must be scheduled to see the client's FIN, and the upstream to see the gateway's. The bare relay, which does nothing but abort its upstream request on \`'close'\`, has a p99 of ${fixed(of('bare', 'streaming').p99, 2)} ms (streaming) and ${fixed(of('bare', 'silent').p99, 2)} ms (silent) in the same run; ` +
       `rxgate's median is within ${fixed(Math.max(of('rxgate', 'streaming').median - of('bare', 'streaming').median, of('rxgate', 'silent').median - of('bare', 'silent').median), 2)} ms of it. ` +
-      'Inside the gateway the interrupt is synchronous with the `\'close\'` event (takeUntil unsubscribes, the run\'s teardown aborts the upstream request), as the integration tests show in-process; the tail here is scheduling on this machine. ' +
+      "Inside the gateway the interrupt is synchronous with the `'close'` event (takeUntil unsubscribes, the run's teardown aborts the upstream request), as the integration tests show in-process; the tail here is scheduling on this machine. " +
       `Trials whose abort never reached the upstream: ${rows.reduce((sum, row) => sum + row.missed, 0)}.`,
   ].join('\n');
 }
@@ -138,7 +151,7 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: { deltas: num
         : `Streams planned for ${rx.plannedSeconds} s took ${fixed(rx.streamMedian, 1)} s at the median.`),
     '',
     '**What this shows.** Here each delta arrives on its own: one socket read, one body-iterator promise, one pass through the pipeline, one write, for every delta of every stream. That per-delta cost, not memory, is what limits this machine: rxgate delivers fewer deltas per second than the bare relay under the same load, and under saturation it also takes new streams in more slowly, so fewer of them are open at once (*open at sample*). ' +
-      'A heap-snapshot diff of 300 stalled streams through rxgate (taken while writing this report, not part of the script) put its live heap at about 130 KiB per open stream, spread over some 350 closures, 250 contexts and 33 RxJS subscribers per stream (then still with `fetch`\'s WHATWG stream objects, since replaced by undici\'s `request`); no single object dominates, and the leak soak below shows all of it is released. ' +
+      "A heap-snapshot diff of 300 stalled streams through rxgate (taken while writing this report, not part of the script) put its live heap at about 130 KiB per open stream, spread over some 350 closures, 250 contexts and 33 RxJS subscribers per stream (then still with `fetch`'s WHATWG stream objects, since replaced by undici's `request`); no single object dominates, and the leak soak below shows all of it is released. " +
       'The open-file limit is raised by `npm run bench` (`ulimit -n 65535`); each stream holds four sockets across the processes.',
   ].join('\n');
 }

@@ -33,7 +33,8 @@ async function measureAll(): Promise<Report> {
   const started = performance.now();
   const upstream = await launchUpstream();
   const gateways = new Map<string, Gateway>();
-  for (const kind of ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'] as const) gateways.set(kind, await launchGateway(kind, upstream.baseUrl));
+  for (const kind of ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'] as const)
+    gateways.set(kind, await launchGateway(kind, upstream.baseUrl));
   const target = (kind: string) => ({ name: kind, origin: gateways.get(kind)!.origin });
   const client = createClient();
 
@@ -77,7 +78,18 @@ async function measureAll(): Promise<Report> {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
   };
-  return { machine, plan, quick, latency, throughput, cancellation, concurrency, soak, minutes: (performance.now() - started) / 60_000, date: new Date().toISOString().slice(0, 10) };
+  return {
+    machine,
+    plan,
+    quick,
+    latency,
+    throughput,
+    cancellation,
+    concurrency,
+    soak,
+    minutes: (performance.now() - started) / 60_000,
+    date: new Date().toISOString().slice(0, 10),
+  };
 }
 
 const report: Report = process.env.BENCH_RENDER_ONLY === '1' ? (JSON.parse(await readFile(RESULTS, 'utf8')) as Report) : await measureAll();

@@ -17,7 +17,10 @@ import { Store } from './store/Store.js';
 
 function openStore(config: Config): Store {
   try {
-    return new Store({ dataDir: config.dataDir, retention: { maxItems: config.retentionMaxItems, maxAgeMs: config.retentionMaxAgeDays * 24 * 3600 * 1000 } });
+    return new Store({
+      dataDir: config.dataDir,
+      retention: { maxItems: config.retentionMaxItems, maxAgeMs: config.retentionMaxAgeDays * 24 * 3600 * 1000 },
+    });
   } catch (error) {
     throw new ConfigError(`RXGATE_DATA_DIR=${JSON.stringify(config.dataDir)}: cannot open the store there: ${(error as Error).message}`);
   }
@@ -27,7 +30,10 @@ function openStore(config: Config): Store {
 function startMcp(config: Config, servers: readonly McpServerConfig[], logger: Logger): McpManager | undefined {
   if (servers.length === 0) return undefined;
   if (!config.upstreamUrl) {
-    logger.warn({ servers: servers.length }, 'RXGATE_MCP_CONFIG is set, but the offline agent calls no MCP tools; set RXGATE_UPSTREAM_URL to use them');
+    logger.warn(
+      { servers: servers.length },
+      'RXGATE_MCP_CONFIG is set, but the offline agent calls no MCP tools; set RXGATE_UPSTREAM_URL to use them',
+    );
     return undefined;
   }
   return createMcpManager(servers, { logger, reservedNames: BUILTIN_TOOLS.map((tool) => tool.name) });
@@ -43,7 +49,8 @@ async function main(): Promise<void> {
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
   const store = openStore(config);
-  if (store.recovered > 0) logger.warn({ recovered: store.recovered }, 'marked responses and runs left in flight by the previous process as failed');
+  if (store.recovered > 0)
+    logger.warn({ recovered: store.recovered }, 'marked responses and runs left in flight by the previous process as failed');
   if (mcp) readinessChecks.push(mcp.readiness);
   const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store }).catch(async (error: unknown) => {
     await mcp?.close();
@@ -52,23 +59,28 @@ async function main(): Promise<void> {
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {
-    process.stdout.write('no upstream configured: this is the built-in offline agent. Connect a model with RXGATE_UPSTREAM_URL=http://127.0.0.1:11434/v1 RXGATE_UPSTREAM_MODEL=<model>\n');
+    process.stdout.write(
+      'no upstream configured: this is the built-in offline agent. Connect a model with RXGATE_UPSTREAM_URL=http://127.0.0.1:11434/v1 RXGATE_UPSTREAM_MODEL=<model>\n',
+    );
   }
   process.stdout.write(`rxgate listening on ${running.url}\n`);
 
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'signal received');
     // MCP sessions close after the runs were interrupted (which cancelled their calls on the servers).
-    running.shutdown().then(() => mcp?.close()).then(
-      () => {
-        store.close();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    running
+      .shutdown()
+      .then(() => mcp?.close())
+      .then(
+        () => {
+          store.close();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

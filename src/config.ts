@@ -6,50 +6,158 @@ const positiveMs = z.coerce.number().int().positive();
 const positiveBytes = z.coerce.number().int().positive();
 const positiveInt = z.coerce.number().int().positive();
 const optionalText = z.string().min(1).optional();
-const list = z
-  .string()
-  .transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
+const list = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== ''),
+);
 
 /**
  * Every setting rxgate has: its environment variable (each is also a CLI flag, `RXGATE_KEEPALIVE_MS`
  * is `--keepalive-ms`), its default, and its check. The README's table is this table.
  */
 export const SETTINGS = {
-  host: { env: 'RXGATE_HOST', default: '127.0.0.1', schema: z.string().min(1), doc: 'Address to bind. Anything but loopback requires RXGATE_API_KEY.' },
+  host: {
+    env: 'RXGATE_HOST',
+    default: '127.0.0.1',
+    schema: z.string().min(1),
+    doc: 'Address to bind. Anything but loopback requires RXGATE_API_KEY.',
+  },
   port: { env: 'RXGATE_PORT', default: '8642', schema: port, doc: 'Port to listen on (0 picks a free one).' },
-  apiKey: { env: 'RXGATE_API_KEY', default: undefined, schema: optionalText, doc: 'Bearer key every /v1 route requires. Unset: no auth, loopback only.' },
-  upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: z.url().optional(), doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.' },
-  upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: optionalText, doc: 'Bearer key sent to the upstream. Never logged.' },
-  upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with RXGATE_UPSTREAM_URL.' },
-  upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: '300000', schema: positiveMs, doc: 'Longest one upstream call may take, first byte to last.' },
-  upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: positiveMs, doc: 'Longest the upstream may stay silent before its first token.' },
-  tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
-  mcpConfig: { env: 'RXGATE_MCP_CONFIG', default: undefined, schema: optionalText, doc: 'Path of a JSON file of MCP servers whose tools the LLM agent may call, besides the built-in ones (see "MCP tools").' },
-  maxToolIterations: { env: 'RXGATE_MAX_TOOL_ITERATIONS', default: '10', schema: positiveInt, doc: 'Model calls one run may make before it finishes with `length`.' },
+  apiKey: {
+    env: 'RXGATE_API_KEY',
+    default: undefined,
+    schema: optionalText,
+    doc: 'Bearer key every /v1 route requires. Unset: no auth, loopback only.',
+  },
+  upstreamUrl: {
+    env: 'RXGATE_UPSTREAM_URL',
+    default: undefined,
+    schema: z.url().optional(),
+    doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.',
+  },
+  upstreamApiKey: {
+    env: 'RXGATE_UPSTREAM_API_KEY',
+    default: undefined,
+    schema: optionalText,
+    doc: 'Bearer key sent to the upstream. Never logged.',
+  },
+  upstreamModel: {
+    env: 'RXGATE_UPSTREAM_MODEL',
+    default: undefined,
+    schema: optionalText,
+    doc: 'Model name sent to the upstream. Required with RXGATE_UPSTREAM_URL.',
+  },
+  upstreamTimeoutMs: {
+    env: 'RXGATE_UPSTREAM_TIMEOUT_MS',
+    default: '300000',
+    schema: positiveMs,
+    doc: 'Longest one upstream call may take, first byte to last.',
+  },
+  upstreamFirstTokenTimeoutMs: {
+    env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS',
+    default: '120000',
+    schema: positiveMs,
+    doc: 'Longest the upstream may stay silent before its first token.',
+  },
+  tools: {
+    env: 'RXGATE_TOOLS',
+    default: 'current_time,calculator',
+    schema: list,
+    doc: 'Comma-separated built-in tools the agent may call (empty: none).',
+  },
+  mcpConfig: {
+    env: 'RXGATE_MCP_CONFIG',
+    default: undefined,
+    schema: optionalText,
+    doc: 'Path of a JSON file of MCP servers whose tools the LLM agent may call, besides the built-in ones (see "MCP tools").',
+  },
+  maxToolIterations: {
+    env: 'RXGATE_MAX_TOOL_ITERATIONS',
+    default: '10',
+    schema: positiveInt,
+    doc: 'Model calls one run may make before it finishes with `length`.',
+  },
   modelId: { env: 'RXGATE_MODEL_ID', default: 'rxgate-agent', schema: z.string().min(1), doc: 'Model id advertised by GET /v1/models.' },
-  keepaliveMs: { env: 'RXGATE_KEEPALIVE_MS', default: '10000', schema: positiveMs, doc: 'SSE comment interval while nothing else is written.' },
-  maxBodyBytes: { env: 'RXGATE_MAX_BODY_BYTES', default: '10485760', schema: positiveBytes, doc: 'Largest request body accepted (413 above).' },
-  maxBufferedBytes: { env: 'RXGATE_MAX_BUFFERED_BYTES', default: '1048576', schema: positiveBytes, doc: 'Unread bytes a slow client may owe before it is cut off.' },
-  corsOrigins: { env: 'RXGATE_CORS_ORIGINS', default: '', schema: list, doc: 'Comma-separated allowed browser origins, or `*`. Empty: CORS off.' },
-  headersTimeoutMs: { env: 'RXGATE_HEADERS_TIMEOUT_MS', default: '15000', schema: positiveMs, doc: 'Longest a client may take to send its request headers (slowloris guard).' },
+  keepaliveMs: {
+    env: 'RXGATE_KEEPALIVE_MS',
+    default: '10000',
+    schema: positiveMs,
+    doc: 'SSE comment interval while nothing else is written.',
+  },
+  maxBodyBytes: {
+    env: 'RXGATE_MAX_BODY_BYTES',
+    default: '10485760',
+    schema: positiveBytes,
+    doc: 'Largest request body accepted (413 above).',
+  },
+  maxBufferedBytes: {
+    env: 'RXGATE_MAX_BUFFERED_BYTES',
+    default: '1048576',
+    schema: positiveBytes,
+    doc: 'Unread bytes a slow client may owe before it is cut off.',
+  },
+  corsOrigins: {
+    env: 'RXGATE_CORS_ORIGINS',
+    default: '',
+    schema: list,
+    doc: 'Comma-separated allowed browser origins, or `*`. Empty: CORS off.',
+  },
+  headersTimeoutMs: {
+    env: 'RXGATE_HEADERS_TIMEOUT_MS',
+    default: '15000',
+    schema: positiveMs,
+    doc: 'Longest a client may take to send its request headers (slowloris guard).',
+  },
   requestTimeoutMs: {
     env: 'RXGATE_REQUEST_TIMEOUT_MS',
     default: '30000',
     schema: positiveMs,
     doc: 'Longest a client may take to send its whole request, body included; at least RXGATE_HEADERS_TIMEOUT_MS. Responses may stream longer.',
   },
-  shutdownGraceMs: { env: 'RXGATE_SHUTDOWN_GRACE_MS', default: '10000', schema: z.coerce.number().int().min(0), doc: 'How long running streams may finish after SIGTERM before they are interrupted.' },
+  shutdownGraceMs: {
+    env: 'RXGATE_SHUTDOWN_GRACE_MS',
+    default: '10000',
+    schema: z.coerce.number().int().min(0),
+    doc: 'How long running streams may finish after SIGTERM before they are interrupted.',
+  },
   operatorsModule: {
     env: 'RXGATE_OPERATORS_MODULE',
     default: undefined,
     schema: optionalText,
     doc: 'Path of an ES module whose default export is the `PipelineOperators` to apply to every response.',
   },
-  dataDir: { env: 'RXGATE_DATA_DIR', default: 'data', schema: z.string().min(1), doc: 'Directory of the SQLite store (stored responses, runs, event logs), created on first start.' },
-  maxConcurrentRuns: { env: 'RXGATE_MAX_CONCURRENT_RUNS', default: '16', schema: positiveInt, doc: 'Background responses and runs in flight at once (429 above).' },
-  retentionMaxItems: { env: 'RXGATE_RETENTION_MAX_ITEMS', default: '10000', schema: positiveInt, doc: 'Stored responses, and finished runs, kept; the oldest are evicted first.' },
-  retentionMaxAgeDays: { env: 'RXGATE_RETENTION_MAX_AGE_DAYS', default: '30', schema: z.coerce.number().positive(), doc: 'Stored responses and finished runs older than this are evicted.' },
-  logLevel: { env: 'RXGATE_LOG_LEVEL', default: 'info', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), doc: 'pino log level.' },
+  dataDir: {
+    env: 'RXGATE_DATA_DIR',
+    default: 'data',
+    schema: z.string().min(1),
+    doc: 'Directory of the SQLite store (stored responses, runs, event logs), created on first start.',
+  },
+  maxConcurrentRuns: {
+    env: 'RXGATE_MAX_CONCURRENT_RUNS',
+    default: '16',
+    schema: positiveInt,
+    doc: 'Background responses and runs in flight at once (429 above).',
+  },
+  retentionMaxItems: {
+    env: 'RXGATE_RETENTION_MAX_ITEMS',
+    default: '10000',
+    schema: positiveInt,
+    doc: 'Stored responses, and finished runs, kept; the oldest are evicted first.',
+  },
+  retentionMaxAgeDays: {
+    env: 'RXGATE_RETENTION_MAX_AGE_DAYS',
+    default: '30',
+    schema: z.coerce.number().positive(),
+    doc: 'Stored responses and finished runs older than this are evicted.',
+  },
+  logLevel: {
+    env: 'RXGATE_LOG_LEVEL',
+    default: 'info',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    doc: 'pino log level.',
+  },
 } as const;
 
 type Settings = typeof SETTINGS;
@@ -58,7 +166,10 @@ export type ConfigSource = Readonly<Record<string, string | undefined>>;
 
 /** `RXGATE_KEEPALIVE_MS` -> `--keepalive-ms`. */
 export function flagOf(env: string): string {
-  return `--${env.replace(/^RXGATE_/, '').toLowerCase().replaceAll('_', '-')}`;
+  return `--${env
+    .replace(/^RXGATE_/, '')
+    .toLowerCase()
+    .replaceAll('_', '-')}`;
 }
 
 /** Reads `--flag value` and `--flag=value` pairs into the environment names they stand for. */
@@ -91,7 +202,8 @@ export function loadConfig(env: ConfigSource = process.env, argv: readonly strin
     else problems.push(`${setting.env}=${JSON.stringify(raw)}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   }
   if (config.upstreamUrl && !config.upstreamModel) problems.push('RXGATE_UPSTREAM_MODEL is required when RXGATE_UPSTREAM_URL is set');
-  if (Number(config.headersTimeoutMs) > Number(config.requestTimeoutMs)) problems.push('RXGATE_HEADERS_TIMEOUT_MS must not exceed RXGATE_REQUEST_TIMEOUT_MS');
+  if (Number(config.headersTimeoutMs) > Number(config.requestTimeoutMs))
+    problems.push('RXGATE_HEADERS_TIMEOUT_MS must not exceed RXGATE_REQUEST_TIMEOUT_MS');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config as Config;
 }

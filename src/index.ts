@@ -31,7 +31,14 @@ export { UpstreamError, type UpstreamErrorKind } from './errors/UpstreamError.js
 export { toOpenAIError, type OpenAIErrorBody } from './errors/toOpenAIError.js';
 
 export { coalesce, deadline, maxOutput, measure, rateLimit } from './operators/index.js';
-export type { CoalesceOptions, DeadlineOptions, MaxOutputOptions, MeasureOptions, RateLimitOptions, StreamMetrics } from './operators/index.js';
+export type {
+  CoalesceOptions,
+  DeadlineOptions,
+  MaxOutputOptions,
+  MeasureOptions,
+  RateLimitOptions,
+  StreamMetrics,
+} from './operators/index.js';
 export { applyOperators } from './pipeline/applyOperators.js';
 export { composeOperators } from './pipeline/composeOperators.js';
 export type { ChunkOperator, EventOperator, PipelineContext, PipelineOperators } from './pipeline/pipelineOperators.js';

@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError } from './errors/ConfigError.js';
 import type { PipelineOperators } from './pipeline/pipelineOperators.js';
 
-const isOperatorList = (value: unknown) => value === undefined || (Array.isArray(value) && value.every((item) => typeof item === 'function'));
+const isOperatorList = (value: unknown) =>
+  value === undefined || (Array.isArray(value) && value.every((item) => typeof item === 'function'));
 
 /**
  * The packaged server's extension point: an ES module (`RXGATE_OPERATORS_MODULE`) whose default
@@ -19,7 +20,9 @@ export async function loadOperatorsModule(path: string | undefined): Promise<Pip
   }
   const operators = loaded.default as PipelineOperators | undefined;
   if (typeof operators !== 'object' || operators === null || !isOperatorList(operators.events) || !isOperatorList(operators.chunks)) {
-    throw new ConfigError(`RXGATE_OPERATORS_MODULE: ${path} must export default { events?: [...], chunks?: [...] }, arrays of operator factories`);
+    throw new ConfigError(
+      `RXGATE_OPERATORS_MODULE: ${path} must export default { events?: [...], chunks?: [...] }, arrays of operator factories`,
+    );
   }
   return operators;
 }

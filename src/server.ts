@@ -55,7 +55,15 @@ export function assertSafeExposure({ host, apiKey }: Pick<Config, 'host' | 'apiK
   }
 }
 
-export async function startServer({ agent, config, logger = silentLogger, metrics, operators, readinessChecks = [], store }: StartServerOptions): Promise<RunningServer> {
+export async function startServer({
+  agent,
+  config,
+  logger = silentLogger,
+  metrics,
+  operators,
+  readinessChecks = [],
+  store,
+}: StartServerOptions): Promise<RunningServer> {
   assertSafeExposure(config);
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
@@ -63,7 +71,11 @@ export async function startServer({ agent, config, logger = silentLogger, metric
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.
   const server = createServer(
-    { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs) },
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+    },
     app,
   );
   server.listen(config.port, config.host);

@@ -38,7 +38,11 @@ describe('auth and exposure', () => {
     app = await startApp(new ScriptedAgent([]), { corsOrigins: ['https://chat.example'] });
     const preflight = await fetch(`${app.url}/v1/chat/completions`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://chat.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://chat.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://chat.example');

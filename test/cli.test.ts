@@ -18,7 +18,9 @@ describe('the packaged server (node dist/cli.js)', () => {
   it('refuses a bad value with a message naming it, and exits non-zero', async () => {
     await expect(startCli({ RXGATE_PORT: 'abc' })).rejects.toThrow(/RXGATE_PORT="abc"/);
     await expect(startCli({ RXGATE_HOST: '0.0.0.0' })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without an API key/);
-    await expect(startCli({ RXGATE_DATA_DIR: '/dev/null/rxgate' })).rejects.toThrow(/RXGATE_DATA_DIR="\/dev\/null\/rxgate": cannot open the store there/);
+    await expect(startCli({ RXGATE_DATA_DIR: '/dev/null/rxgate' })).rejects.toThrow(
+      /RXGATE_DATA_DIR="\/dev\/null\/rxgate": cannot open the store there/,
+    );
   });
 
   it('applies the operators of RXGATE_OPERATORS_MODULE to every response', async () => {

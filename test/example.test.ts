@@ -7,7 +7,11 @@ describe('examples/embeddedServer.ts', () => {
     const { server, url } = await startEmbeddedServer(0);
     try {
       const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
-      const stream = await client.chat.completions.create({ model: 'rxgate-agent', stream: true, messages: [{ role: 'user', content: 'What is 6*7?' }] });
+      const stream = await client.chat.completions.create({
+        model: 'rxgate-agent',
+        stream: true,
+        messages: [{ role: 'user', content: 'What is 6*7?' }],
+      });
       let text = '';
       let finish: string | null = null;
       for await (const chunk of stream) {

@@ -10,7 +10,14 @@ import { currentTimeTool } from '../src/agent/tools/currentTimeTool.js';
 import { defineTool } from '../src/agent/tools/tool.js';
 import { captureLogger } from './support/captureLogger.js';
 import { collectRun, textOf } from './support/collectRun.js';
-import { answer, createScriptedUpstream, frames, parallelToolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
+import {
+  answer,
+  createScriptedUpstream,
+  frames,
+  parallelToolCalls,
+  type ScriptedUpstream,
+  type UpstreamScript,
+} from './support/scriptedUpstream.js';
 
 const API_KEY = 'sk-test-secret-key-1234';
 const QUESTION = { model: 'rxgate-agent', messages: [{ role: 'user' as const, content: 'hello' }] };
@@ -24,7 +31,14 @@ afterEach(async () => {
 async function agentFor(scripts: UpstreamScript[], options: Partial<LlmAgentOptions> = {}) {
   upstream = await createScriptedUpstream(scripts);
   const log = captureLogger();
-  const agent = createLlmAgent({ baseUrl: upstream.baseUrl, apiKey: API_KEY, model: 'up-model', tools: [currentTimeTool, calculatorTool], logger: log.logger, ...options });
+  const agent = createLlmAgent({
+    baseUrl: upstream.baseUrl,
+    apiKey: API_KEY,
+    model: 'up-model',
+    tools: [currentTimeTool, calculatorTool],
+    logger: log.logger,
+    ...options,
+  });
   return { agent, log, upstream };
 }
 
@@ -47,7 +61,17 @@ function subscribeUntil(agent: ReturnType<typeof createLlmAgent>, predicate: (ev
 describe('the LLM agent against a scripted upstream', () => {
   it('streams text and reasoning as they arrive, sums usage, finishes with the upstream reason, and never aborts a finished stream', async () => {
     const { agent, log, upstream } = await agentFor([
-      { steps: [frames.role(), frames.reasoning('thinking'), frames.text('Hel'), frames.text('lo'), frames.finish('length'), frames.usage(12, 3), frames.done()] },
+      {
+        steps: [
+          frames.role(),
+          frames.reasoning('thinking'),
+          frames.text('Hel'),
+          frames.text('lo'),
+          frames.finish('length'),
+          frames.usage(12, 3),
+          frames.done(),
+        ],
+      },
     ]);
 
     const { events, error } = await collectRun(agent.run(QUESTION, new Cancellation()));
@@ -63,7 +87,12 @@ describe('the LLM agent against a scripted upstream', () => {
     const [request] = upstream.requests;
     expect(request!.url).toBe('/v1/chat/completions');
     expect(request!.headers.authorization).toBe(`Bearer ${API_KEY}`);
-    expect(request!.body).toMatchObject({ model: 'up-model', stream: true, stream_options: { include_usage: true }, messages: QUESTION.messages });
+    expect(request!.body).toMatchObject({
+      model: 'up-model',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: QUESTION.messages,
+    });
     const tools = request!.body.tools as { function: { name: string; parameters: Record<string, unknown> } }[];
     expect(tools.map((tool) => tool.function.name)).toEqual(['current_time', 'calculator']);
     expect(tools[1]!.function.parameters).toMatchObject({ type: 'object', required: ['expression'] });
@@ -73,10 +102,7 @@ describe('the LLM agent against a scripted upstream', () => {
   });
 
   it('runs two parallel tool calls concurrently, sends their results back, and streams the final answer', async () => {
-    const { agent, upstream } = await agentFor([
-      parallelToolCalls(),
-      answer('It is late, ', 'and 6*7 is 42.'),
-    ]);
+    const { agent, upstream } = await agentFor([parallelToolCalls(), answer('It is late, ', 'and 6*7 is 42.')]);
 
     const { events, error } = await collectRun(agent.run(QUESTION, new Cancellation()));
 
@@ -88,7 +114,10 @@ describe('the LLM agent against a scripted upstream', () => {
     const ends = events.filter((event) => event.type === 'tool_end');
     expect(ends).toHaveLength(2);
     expect(ends.find((event) => event.callId === 'call_calc')).toMatchObject({ name: 'calculator', result: '42' });
-    expect(ends.find((event) => event.callId === 'call_time')).toMatchObject({ name: 'current_time', result: expect.stringMatching(/^UTC: \d{4}-/) });
+    expect(ends.find((event) => event.callId === 'call_time')).toMatchObject({
+      name: 'current_time',
+      result: expect.stringMatching(/^UTC: \d{4}-/),
+    });
     expect(textOf(events)).toBe('It is late, and 6*7 is 42.');
     expect(events.filter((event) => event.type === 'usage').map((event) => event.usage.totalTokens)).toEqual([25, 12]);
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
@@ -137,7 +166,9 @@ describe('the LLM agent against a scripted upstream', () => {
         ['call_c', 'there is no tool named "no_such_tool"'],
       ]),
     );
-    const toolMessages = (upstream.requests[1]!.body.messages as { role: string; content: string }[]).filter((message) => message.role === 'tool');
+    const toolMessages = (upstream.requests[1]!.body.messages as { role: string; content: string }[]).filter(
+      (message) => message.role === 'tool',
+    );
     expect(toolMessages.map((message) => message.content)).toEqual([
       expect.stringMatching(/^Error: the arguments of calculator are not valid JSON/),
       expect.stringMatching(/^Error: invalid arguments for current_time/),
@@ -148,7 +179,16 @@ describe('the LLM agent against a scripted upstream', () => {
 
   it('stops after maxIterations model calls with a note and finish length', async () => {
     const { agent, upstream } = await agentFor(
-      [{ steps: [frames.toolCallStart(0, 'call', 'calculator'), frames.toolCallArguments(0, '{"expression":"1+1"}'), frames.finish('tool_calls'), frames.done()] }],
+      [
+        {
+          steps: [
+            frames.toolCallStart(0, 'call', 'calculator'),
+            frames.toolCallArguments(0, '{"expression":"1+1"}'),
+            frames.finish('tool_calls'),
+            frames.done(),
+          ],
+        },
+      ],
       { maxIterations: 3 },
     );
 
@@ -176,7 +216,11 @@ describe('cancelling an LLM run', () => {
     console.info(`unsubscribe -> upstream socket close (mid-stream): ${(closed.at - unsubscribedAt).toFixed(2)} ms`);
     expect(upstream.requests).toHaveLength(1);
     expect(log.lines.filter((line) => line.msg === 'llm run interrupted')).toEqual([
-      expect.objectContaining({ level: 30, reason: InterruptReason.clientDisconnected, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } }),
+      expect.objectContaining({
+        level: 30,
+        reason: InterruptReason.clientDisconnected,
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      }),
     ]);
     expect(log.text()).not.toContain(API_KEY);
   });
@@ -211,7 +255,10 @@ describe('cancelling an LLM run', () => {
       },
     });
     const { agent, log, upstream } = await agentFor(
-      [{ steps: [frames.toolCallStart(0, 'call_slow', 'slow'), frames.finish('tool_calls'), frames.usage(7, 1), frames.done()] }, answer('never')],
+      [
+        { steps: [frames.toolCallStart(0, 'call_slow', 'slow'), frames.finish('tool_calls'), frames.usage(7, 1), frames.done()] },
+        answer('never'),
+      ],
       { tools: [slowTool] },
     );
     const cancellation = new Cancellation();

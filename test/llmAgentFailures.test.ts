@@ -47,7 +47,9 @@ describe('upstream failures become UpstreamErrors', () => {
     let received!: () => void;
     const delivered = new Promise<void>((resolve) => (received = resolve));
     // The reset waits until the delta was read, so the test is about the reset, not a race with it.
-    const { failure, events } = await failureOf({ steps: [frames.text('partial'), { waitFor: delivered }, { reset: true }] }, {}, () => received());
+    const { failure, events } = await failureOf({ steps: [frames.text('partial'), { waitFor: delivered }, { reset: true }] }, {}, () =>
+      received(),
+    );
     expect(events).toEqual([{ type: 'text', delta: 'partial' }]);
     expect(failure).toMatchObject({ kind: 'dropped', status: 200, message: expect.stringContaining('in the middle of the stream') });
   });
@@ -70,10 +72,17 @@ describe('upstream failures become UpstreamErrors', () => {
 
   it('an {"error": ...} frame mid-stream: upstream_error with its message, key redacted', async () => {
     const { failure, events } = await failureOf({
-      steps: [frames.text('a'), { chunk: { error: { message: `overloaded while serving ${API_KEY}`, type: 'server_error' } } }, { stall: true }],
+      steps: [
+        frames.text('a'),
+        { chunk: { error: { message: `overloaded while serving ${API_KEY}`, type: 'server_error' } } },
+        { stall: true },
+      ],
     });
     expect(events).toEqual([{ type: 'text', delta: 'a' }]);
-    expect(failure).toMatchObject({ kind: 'upstream_error', message: expect.stringContaining('failed mid-stream: overloaded while serving [redacted]') });
+    expect(failure).toMatchObject({
+      kind: 'upstream_error',
+      message: expect.stringContaining('failed mid-stream: overloaded while serving [redacted]'),
+    });
   });
 
   it('silence before the first token: first_token_timeout, 504, and the socket is closed', async () => {
@@ -109,7 +118,11 @@ describe('upstream failures become UpstreamErrors', () => {
       headers: { 'content-type': 'application/json' },
       steps: [{ raw: JSON.stringify({ error: { message: `Incorrect API key provided: ${API_KEY}` } }) }],
     });
-    expect(failure).toMatchObject({ kind: 'unauthorized', status: 401, message: expect.stringContaining('Incorrect API key provided: [redacted]') });
+    expect(failure).toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+      message: expect.stringContaining('Incorrect API key provided: [redacted]'),
+    });
   });
 
   it('500: bad_status with the upstream text', async () => {

@@ -38,7 +38,11 @@ describe('a streaming client of the LLM agent that leaves (real HTTP, real upstr
     expect(closed.finished).toBe(false);
     console.info(`client abort -> upstream socket close (mid-stream, via HTTP): ${(closed.at - abortedAt).toFixed(2)} ms`);
     expect(await gateway.log.next(interrupted)).toMatchObject({ reason: InterruptReason.clientDisconnected });
-    expect(await gateway.log.next(requestLine)).toMatchObject({ status: 200, outcome: 'client_disconnected', interruptReason: InterruptReason.clientDisconnected });
+    expect(await gateway.log.next(requestLine)).toMatchObject({
+      status: 200,
+      outcome: 'client_disconnected',
+      interruptReason: InterruptReason.clientDisconnected,
+    });
     expect(upstream.requests).toHaveLength(1);
     expect(gateway.log.text()).not.toContain(API_KEY);
   });
@@ -73,7 +77,18 @@ describe('a streaming client of the LLM agent that leaves (real HTTP, real upstr
       },
     });
     const { upstream, gateway } = await start(
-      [{ steps: [frames.toolCallStart(0, 'call_wait', 'wait'), frames.toolCallArguments(0, '{}'), frames.finish('tool_calls'), frames.usage(7, 1), frames.done()] }, answer('never')],
+      [
+        {
+          steps: [
+            frames.toolCallStart(0, 'call_wait', 'wait'),
+            frames.toolCallArguments(0, '{}'),
+            frames.finish('tool_calls'),
+            frames.usage(7, 1),
+            frames.done(),
+          ],
+        },
+        answer('never'),
+      ],
       { tools: [waitTool] },
     );
     const controller = new AbortController();
@@ -103,7 +118,9 @@ describe('a streaming client of the LLM agent that leaves (real HTTP, real upstr
     const text = await response.text();
 
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
-    const contents = dataFrames(text).flatMap((frame) => (typeof frame === 'string' ? [] : [(frame as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '']));
+    const contents = dataFrames(text).flatMap((frame) =>
+      typeof frame === 'string' ? [] : [(frame as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? ''],
+    );
     expect(contents.join('')).toBe('Hello, world');
     expect(await upstream.requests[0]!.closed).toMatchObject({ finished: true });
     expect(await gateway.log.next(requestLine)).toMatchObject({ status: 200, outcome: 'completed' });
@@ -113,7 +130,11 @@ describe('a streaming client of the LLM agent that leaves (real HTTP, real upstr
   it('does not abort the upstream when the openai SDK reads the stream to the end', async () => {
     const { upstream, gateway } = await start([answer('Hello', ', world')]);
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'rxgate-agent', messages: [{ role: 'user', content: 'hello' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'rxgate-agent',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+    });
     let content = '';
     for await (const chunk of stream) content += chunk.choices[0]?.delta.content ?? '';
 
@@ -125,7 +146,11 @@ describe('a streaming client of the LLM agent that leaves (real HTTP, real upstr
   it('closes the upstream socket when the openai SDK aborts its stream mid-way', async () => {
     const { upstream, gateway } = await start([{ steps: [frames.role(), frames.text('first'), { stall: true }] }]);
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'rxgate-agent', messages: [{ role: 'user', content: 'hello' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'rxgate-agent',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+    });
     let content = '';
     for await (const chunk of stream) {
       content += chunk.choices[0]?.delta.content ?? '';
@@ -161,7 +186,10 @@ describe('a non-streaming client of the LLM agent that leaves', () => {
     const { upstream, gateway } = await start([{ steps: [frames.role(), { stall: true }] }]);
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
     const controller = new AbortController();
-    const completion = client.chat.completions.create({ model: 'rxgate-agent', messages: [{ role: 'user', content: 'hello' }] }, { signal: controller.signal });
+    const completion = client.chat.completions.create(
+      { model: 'rxgate-agent', messages: [{ role: 'user', content: 'hello' }] },
+      { signal: controller.signal },
+    );
     await upstream.request(0);
 
     controller.abort();

@@ -12,7 +12,6 @@ const API_KEY = TEST_API_KEY;
 const gateways = useLlmGateway();
 const QUESTION = [{ role: 'user' as const, content: 'hello' }];
 
-
 interface FailureCase {
   readonly name: string;
   readonly kind: string;
@@ -51,14 +50,22 @@ const CASES: readonly (() => FailureCase)[] = [
     kind: 'unauthorized',
     status: 502,
     message: 'Incorrect API key provided: [redacted]',
-    script: { status: 401, headers: { 'content-type': 'application/json' }, steps: [{ raw: JSON.stringify({ error: { message: `Incorrect API key provided: ${API_KEY}` } }) }] },
+    script: {
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+      steps: [{ raw: JSON.stringify({ error: { message: `Incorrect API key provided: ${API_KEY}` } }) }],
+    },
   }),
   () => ({
     name: '429 with Retry-After',
     kind: 'rate_limited',
     status: 502,
     message: 'Retry-After: 7',
-    script: { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' }, steps: [{ raw: JSON.stringify({ error: { message: 'Rate limit reached' } }) }] },
+    script: {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '7' },
+      steps: [{ raw: JSON.stringify({ error: { message: 'Rate limit reached' } }) }],
+    },
   }),
   () => ({
     name: '500',
@@ -101,7 +108,13 @@ const CASES: readonly (() => FailureCase)[] = [
     kind: 'upstream_error',
     status: 502,
     message: 'failed mid-stream: overloaded while serving [redacted]',
-    script: { steps: [frames.text('a'), { chunk: { error: { message: `overloaded while serving ${API_KEY}`, type: 'server_error' } } }, { stall: true }] },
+    script: {
+      steps: [
+        frames.text('a'),
+        { chunk: { error: { message: `overloaded while serving ${API_KEY}`, type: 'server_error' } } },
+        { stall: true },
+      ],
+    },
   }),
 ];
 
@@ -122,7 +135,9 @@ describe.each(CASES.map((make) => [make().name, make] as const))('upstream failu
     const failure = make();
     const { upstream, gateway } = await start(failure);
     const { url, log } = gateway;
-    const envelope = { error: { message: expect.stringContaining(failure.message), type: 'upstream_error', param: null, code: `upstream_${failure.kind}` } };
+    const envelope = {
+      error: { message: expect.stringContaining(failure.message), type: 'upstream_error', param: null, code: `upstream_${failure.kind}` },
+    };
 
     const streamed = await chat(url, true);
     const streamFailure = log.next((line) => line.msg === 'run failed');
@@ -137,11 +152,16 @@ describe.each(CASES.map((make) => [make().name, make] as const))('upstream failu
     const sent = dataFrames(text);
     expect(sent.at(-1)).toEqual(envelope);
     expect(sent).not.toContain('[DONE]');
-    const finishes = sent.flatMap((frame) => (frame as { choices?: { finish_reason: string | null }[] }).choices ?? []).map((choice) => choice.finish_reason);
+    const finishes = sent
+      .flatMap((frame) => (frame as { choices?: { finish_reason: string | null }[] }).choices ?? [])
+      .map((choice) => choice.finish_reason);
     expect(finishes.filter((reason) => reason !== null)).toEqual([]);
     expect(text).not.toContain(API_KEY);
 
-    expect(await streamFailure).toMatchObject({ level: 40, err: { message: expect.stringContaining(failure.message), kind: failure.kind } });
+    expect(await streamFailure).toMatchObject({
+      level: 40,
+      err: { message: expect.stringContaining(failure.message), kind: failure.kind },
+    });
 
     const answered = await chat(url, false);
     const body = await answered.text();
@@ -175,11 +195,17 @@ describe('upstream failures and the official openai SDK', () => {
     const read = async () => {
       for await (const chunk of stream) expect(chunk.choices[0]?.finish_reason ?? null).toBeNull();
     };
-    const streamed = await read().then(() => undefined, (error: unknown) => error);
+    const streamed = await read().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(streamed).toBeInstanceOf(OpenAI.APIError);
     expect(streamed).toMatchObject({ message: expect.stringContaining('HTTP 500: internal oops') });
 
-    const answered = await client.chat.completions.create({ model: 'rxgate-agent', messages: QUESTION }).then(() => undefined, (error: unknown) => error);
+    const answered = await client.chat.completions.create({ model: 'rxgate-agent', messages: QUESTION }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(answered).toBeInstanceOf(OpenAI.APIError);
     expect(answered).toMatchObject({ status: 502, code: 'upstream_bad_status', type: 'upstream_error' });
   });

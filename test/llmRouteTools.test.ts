@@ -48,7 +48,11 @@ function expectSecondRequestCarriesToolResults(upstream: ScriptedUpstream) {
       { id: 'call_calc', type: 'function', function: { name: 'calculator', arguments: '{"expression":"6*7"}' } },
     ],
   });
-  expect(messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_time', content: expect.stringMatching(/^UTC: \d{4}-\d\d-\d\dT[\d:.]+Z\nUTC: /) });
+  expect(messages[2]).toEqual({
+    role: 'tool',
+    tool_call_id: 'call_time',
+    content: expect.stringMatching(/^UTC: \d{4}-\d\d-\d\dT[\d:.]+Z\nUTC: /),
+  });
   expect(messages[3]).toEqual({ role: 'tool', tool_call_id: 'call_calc', content: '42' });
   for (const request of upstream.requests) expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
 }
@@ -65,7 +69,13 @@ describe('a tool-calling conversation through the chat completions route', () =>
       expect.arrayContaining([
         { type: 'start', call_id: 'call_time', name: 'current_time', arguments: '{"timezone":"UTC"}' },
         { type: 'start', call_id: 'call_calc', name: 'calculator', arguments: '{"expression":"6*7"}' },
-        { type: 'end', call_id: 'call_time', name: 'current_time', result: expect.stringMatching(/^UTC: /), duration_ms: expect.any(Number) },
+        {
+          type: 'end',
+          call_id: 'call_time',
+          name: 'current_time',
+          result: expect.stringMatching(/^UTC: /),
+          duration_ms: expect.any(Number),
+        },
         { type: 'end', call_id: 'call_calc', name: 'calculator', result: '42', duration_ms: expect.any(Number) },
       ]),
     );
@@ -100,7 +110,12 @@ describe('a tool-calling conversation through the chat completions route', () =>
     const { upstream, gateway } = await start();
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
     const streamOptions = { include_usage: false, include_tool_progress: true };
-    const stream = await client.chat.completions.create({ model: 'rxgate-agent', messages: QUESTION, stream: true, stream_options: streamOptions });
+    const stream = await client.chat.completions.create({
+      model: 'rxgate-agent',
+      messages: QUESTION,
+      stream: true,
+      stream_options: streamOptions,
+    });
     let content = '';
     const progress: unknown[] = [];
     for await (const chunk of stream) {
@@ -119,7 +134,10 @@ describe('a tool-calling conversation through the chat completions route', () =>
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
     const completion = await client.chat.completions.create({ model: 'rxgate-agent', messages: QUESTION });
 
-    expect(completion.choices[0]).toMatchObject({ message: { role: 'assistant', content: 'It is now, and 6*7 is 42.' }, finish_reason: 'stop' });
+    expect(completion.choices[0]).toMatchObject({
+      message: { role: 'assistant', content: 'It is now, and 6*7 is 42.' },
+      finish_reason: 'stop',
+    });
     expectSecondRequestCarriesToolResults(upstream);
   });
 });

@@ -10,7 +10,15 @@ const scratch = createScratch();
 afterAll(() => scratch.cleanup());
 
 function callsTool(name: string, args: string): UpstreamScript {
-  return { steps: [frames.role(), frames.toolCallStart(0, 'call_1', name), frames.toolCallArguments(0, args), frames.finish('tool_calls'), frames.done()] };
+  return {
+    steps: [
+      frames.role(),
+      frames.toolCallStart(0, 'call_1', name),
+      frames.toolCallArguments(0, args),
+      frames.finish('tool_calls'),
+      frames.done(),
+    ],
+  };
 }
 
 const chat = (url: string, stream: boolean) =>
@@ -21,8 +29,20 @@ describe('the packaged server with RXGATE_MCP_CONFIG', () => {
     const logA = scratch.path('a.log');
     const logB = scratch.path('b.log');
     const config = writeMcpConfig(scratch.path('mcp.json'), { a: fixtureStdioEntry(logA), b: fixtureStdioEntry(logB) });
-    const upstream = await createScriptedUpstream([callsTool('a__echo', '{"text":"from mcp"}'), answer('done'), callsTool('b__slow', '{}'), answer('never')]);
-    const cli = await startCli({ RXGATE_UPSTREAM_URL: upstream.baseUrl, RXGATE_UPSTREAM_MODEL: 'up', RXGATE_MCP_CONFIG: config, RXGATE_SHUTDOWN_GRACE_MS: '100', RXGATE_DATA_DIR: scratch.path('data'), RXGATE_LOG_LEVEL: 'info' });
+    const upstream = await createScriptedUpstream([
+      callsTool('a__echo', '{"text":"from mcp"}'),
+      answer('done'),
+      callsTool('b__slow', '{}'),
+      answer('never'),
+    ]);
+    const cli = await startCli({
+      RXGATE_UPSTREAM_URL: upstream.baseUrl,
+      RXGATE_UPSTREAM_MODEL: 'up',
+      RXGATE_MCP_CONFIG: config,
+      RXGATE_SHUTDOWN_GRACE_MS: '100',
+      RXGATE_DATA_DIR: scratch.path('data'),
+      RXGATE_LOG_LEVEL: 'info',
+    });
     try {
       // Not GET /health/ready: its upstream probe would take one of the upstream's scripted answers.
       await eventually(() => (cli.output().match(/"msg":"mcp server ready"/g) ?? []).length === 2, 15_000, 'both servers ready');
@@ -40,7 +60,9 @@ describe('the packaged server with RXGATE_MCP_CONFIG', () => {
 
       expect(await cli.exited).toBe(0);
       await streaming.text().catch(() => '');
-      expect(readRecords(logB).some((record) => record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId)).toBe(true);
+      expect(
+        readRecords(logB).some((record) => record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId),
+      ).toBe(true);
       expect(pids.filter(isAlive)).toEqual([]);
     } finally {
       if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
@@ -51,6 +73,8 @@ describe('the packaged server with RXGATE_MCP_CONFIG', () => {
   it('refuses a bad MCP config file with a message naming the file, the server and the field', async () => {
     const config = writeMcpConfig(scratch.path('bad.json'), { files: { command: 'npx', args: '-y server' } });
 
-    await expect(startCli({ RXGATE_MCP_CONFIG: config })).rejects.toThrow(/RXGATE_MCP_CONFIG=.*bad\.json: mcpServers\.files\.args: Invalid input: expected array, received string/);
+    await expect(startCli({ RXGATE_MCP_CONFIG: config })).rejects.toThrow(
+      /RXGATE_MCP_CONFIG=.*bad\.json: mcpServers\.files\.args: Invalid input: expected array, received string/,
+    );
   });
 });

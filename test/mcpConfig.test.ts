@@ -16,15 +16,44 @@ function load(servers: Record<string, unknown>, env: Record<string, string> = {}
 describe('RXGATE_MCP_CONFIG files', () => {
   it('reads stdio and Streamable HTTP servers in the format other hosts use, with defaults', () => {
     const { load: read } = load({
-      files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' }, cwd: '/tmp', autoApprove: [] },
-      remote: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' }, timeoutMs: 5000, tools: ['search'] },
+      files: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+        env: { DEBUG: '1' },
+        cwd: '/tmp',
+        autoApprove: [],
+      },
+      remote: {
+        type: 'http',
+        url: 'https://mcp.example.com/mcp',
+        headers: { Authorization: 'Bearer x' },
+        timeoutMs: 5000,
+        tools: ['search'],
+      },
       off: { command: 'off-server', enabled: false },
       clineOff: { command: 'off-server', disabled: true },
     });
 
     expect(read()).toEqual([
-      { name: 'files', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' }, cwd: '/tmp', timeoutMs: 60_000, enabled: true },
-      { name: 'remote', transport: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' }, timeoutMs: 5000, tools: ['search'], enabled: true },
+      {
+        name: 'files',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+        env: { DEBUG: '1' },
+        cwd: '/tmp',
+        timeoutMs: 60_000,
+        enabled: true,
+      },
+      {
+        name: 'remote',
+        transport: 'http',
+        url: 'https://mcp.example.com/mcp',
+        headers: { Authorization: 'Bearer x' },
+        timeoutMs: 5000,
+        tools: ['search'],
+        enabled: true,
+      },
       { name: 'off', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, enabled: false },
       { name: 'clineOff', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, enabled: false },
     ]);
@@ -32,7 +61,10 @@ describe('RXGATE_MCP_CONFIG files', () => {
 
   it('takes ${VAR} and ${VAR:-default} from the environment, so secrets need not live in the file', () => {
     const { load: read } = load(
-      { gh: { url: '${GH_URL:-https://api.example.com/mcp}', headers: { Authorization: 'Bearer ${GH_TOKEN}' } }, db: { command: 'db-mcp', env: { PASSWORD: '${DB_PASSWORD}' } } },
+      {
+        gh: { url: '${GH_URL:-https://api.example.com/mcp}', headers: { Authorization: 'Bearer ${GH_TOKEN}' } },
+        db: { command: 'db-mcp', env: { PASSWORD: '${DB_PASSWORD}' } },
+      },
       { GH_TOKEN: 'tok-123', DB_PASSWORD: 'pw-456' },
     );
 

@@ -8,7 +8,15 @@ import { loadMcpConfig } from '../src/agent/tools/mcp/loadMcpConfig.js';
 import { runToolCall } from '../src/agent/tools/runToolCall.js';
 import type { Tool } from '../src/agent/tools/tool.js';
 import { captureLogger } from './support/captureLogger.js';
-import { createScratch, eventually, readRecords, startHttpFixture, waitForRecord, writeMcpConfig, type FixtureRecord } from './support/mcpFixture.js';
+import {
+  createScratch,
+  eventually,
+  readRecords,
+  startHttpFixture,
+  waitForRecord,
+  writeMcpConfig,
+  type FixtureRecord,
+} from './support/mcpFixture.js';
 import { answer, createScriptedUpstream, frames, type ScriptedUpstream } from './support/scriptedUpstream.js';
 
 // Each test starts MCP server processes; on a loaded machine that takes seconds, not milliseconds.
@@ -40,15 +48,26 @@ async function nextCall(before: number): Promise<FixtureRecord> {
 async function cancellationOf(call: FixtureRecord) {
   // Request ids start again in every session: only records after the call are about it.
   const after = (record: FixtureRecord) => record.at >= call.at;
-  const notification = await waitForRecord(log, (record) => after(record) && record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId);
-  const aborted = await waitForRecord(log, (record) => after(record) && record.event === 'call_aborted' && record.requestId === call.requestId);
-  const closed = await waitForRecord(log, (record) => after(record) && record.event === 'http_closed' && record.ids?.includes(call.requestId!) === true);
+  const notification = await waitForRecord(
+    log,
+    (record) => after(record) && record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId,
+  );
+  const aborted = await waitForRecord(
+    log,
+    (record) => after(record) && record.event === 'call_aborted' && record.requestId === call.requestId,
+  );
+  const closed = await waitForRecord(
+    log,
+    (record) => after(record) && record.event === 'http_closed' && record.ids?.includes(call.requestId!) === true,
+  );
   return { notification, aborted, closed };
 }
 
 beforeAll(async () => {
   fixture = await startHttpFixture(log);
-  const path = writeMcpConfig(scratch.path('mcp.json'), { remote: { url: fixture.url, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } } });
+  const path = writeMcpConfig(scratch.path('mcp.json'), {
+    remote: { url: fixture.url, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } },
+  });
   mcp = createMcpManager(loadMcpConfig(path, { MCP_TOKEN: TOKEN }), { logger: logger.logger, backoff: { initialMs: 100, maxMs: 200 } });
   await eventually(() => mcp.states()[0]!.status === 'ready', 15_000, 'the HTTP server ready');
 });
@@ -68,22 +87,40 @@ afterAll(async () => {
 describe('an MCP server over Streamable HTTP (fixture on 127.0.0.1, port 0)', () => {
   it('runs the call the model asks for, sending the configured headers, and never logs them', async () => {
     upstream = await createScriptedUpstream([
-      { steps: [frames.role(), frames.toolCallStart(0, 'call_1', 'remote__echo'), frames.toolCallArguments(0, '{"text":"over http"}'), frames.finish('tool_calls'), frames.done()] },
+      {
+        steps: [
+          frames.role(),
+          frames.toolCallStart(0, 'call_1', 'remote__echo'),
+          frames.toolCallArguments(0, '{"text":"over http"}'),
+          frames.finish('tool_calls'),
+          frames.done(),
+        ],
+      },
       answer('ok'),
     ]);
     const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up', tools: mcp.tools() });
 
     const events: AgentEvent[] = [];
-    await new Promise<void>((resolve, reject) => agent.run(QUESTION, new Cancellation()).subscribe({ next: (event) => events.push(event), complete: resolve, error: reject }));
+    await new Promise<void>((resolve, reject) =>
+      agent.run(QUESTION, new Cancellation()).subscribe({ next: (event) => events.push(event), complete: resolve, error: reject }),
+    );
 
     expect(events.find((event) => event.type === 'tool_end')).toMatchObject({ result: 'over http' });
-    expect(readRecords(log).filter((record) => record.event === 'http_request').every((record) => record.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect(
+      readRecords(log)
+        .filter((record) => record.event === 'http_request')
+        .every((record) => record.authorization === `Bearer ${TOKEN}`),
+    ).toBe(true);
     expect(logger.text()).not.toContain(TOKEN);
   });
 
   it('when the run is unsubscribed mid-call: the server gets notifications/cancelled, aborts the handler, and sees the call request close', async () => {
     const before = calls().length;
-    const subscription = runToolCall(toolNamed('remote__slow'), { callId: 'c1', name: 'remote__slow', arguments: '{}' }, new AbortController().signal).subscribe();
+    const subscription = runToolCall(
+      toolNamed('remote__slow'),
+      { callId: 'c1', name: 'remote__slow', arguments: '{}' },
+      new AbortController().signal,
+    ).subscribe();
     running.push(subscription);
     const call = await nextCall(before);
 
@@ -100,7 +137,12 @@ describe('an MCP server over Streamable HTTP (fixture on 127.0.0.1, port 0)', ()
     const before = calls().length;
     const events: AgentEvent[] = [];
     const tool = closing.tools().find((candidate) => candidate.name === 'closing__slow')!;
-    const ended = new Promise<void>((resolve) => runToolCall(tool, { callId: 'c2', name: tool.name, arguments: '{}' }, new AbortController().signal).subscribe({ next: (event) => events.push(event), complete: resolve }));
+    const ended = new Promise<void>((resolve) =>
+      runToolCall(tool, { callId: 'c2', name: tool.name, arguments: '{}' }, new AbortController().signal).subscribe({
+        next: (event) => events.push(event),
+        complete: resolve,
+      }),
+    );
     const call = await nextCall(before);
 
     await closing.close();
@@ -108,7 +150,10 @@ describe('an MCP server over Streamable HTTP (fixture on 127.0.0.1, port 0)', ()
 
     expect(events.at(-1)).toMatchObject({ type: 'tool_end', error: 'the call was cancelled: Server shutting down' });
     const { notification, aborted } = await cancellationOf(call);
-    const deleted = await waitForRecord(log, (record) => record.event === 'http_request' && record.method === 'DELETE' && record.at > call.at);
+    const deleted = await waitForRecord(
+      log,
+      (record) => record.event === 'http_request' && record.method === 'DELETE' && record.at > call.at,
+    );
     // The server heard of the cancellation before the session ended, and aborted the call for it.
     expect(notification.at).toBeLessThan(deleted.at);
     expect(aborted.reason).toBe('Server shutting down');
@@ -126,7 +171,12 @@ describe('an MCP server over Streamable HTTP that goes away', () => {
       await gone.close();
 
       const events: AgentEvent[] = [];
-      await new Promise<void>((resolve) => runToolCall(tool, { callId: 'c3', name: tool.name, arguments: '{"text":"hi"}' }, new AbortController().signal).subscribe({ next: (event) => events.push(event), complete: resolve }));
+      await new Promise<void>((resolve) =>
+        runToolCall(tool, { callId: 'c3', name: tool.name, arguments: '{"text":"hi"}' }, new AbortController().signal).subscribe({
+          next: (event) => events.push(event),
+          complete: resolve,
+        }),
+      );
 
       const origin = new URL(gone.url).origin;
       expect(events.at(-1)).toMatchObject({ type: 'tool_end', error: `MCP server "gone": cannot reach ${origin}: ECONNREFUSED` });

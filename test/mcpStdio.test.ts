@@ -11,7 +11,17 @@ import { runToolCall } from '../src/agent/tools/runToolCall.js';
 import type { Tool } from '../src/agent/tools/tool.js';
 import { captureLogger } from './support/captureLogger.js';
 import { collectRun } from './support/collectRun.js';
-import { createScratch, eventually, everythingEntry, fixtureStdioEntry, isAlive, readRecords, waitForRecord, writeMcpConfig, type FixtureRecord } from './support/mcpFixture.js';
+import {
+  createScratch,
+  eventually,
+  everythingEntry,
+  fixtureStdioEntry,
+  isAlive,
+  readRecords,
+  waitForRecord,
+  writeMcpConfig,
+  type FixtureRecord,
+} from './support/mcpFixture.js';
 import { answer, createScriptedUpstream, frames, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
 
 // Each test starts MCP server processes; on a loaded machine that takes seconds, not milliseconds.
@@ -21,17 +31,36 @@ const QUESTION = { model: 'rxgate-agent', messages: [{ role: 'user' as const, co
 const FAST_RETRY = { initialMs: 100, maxMs: 400 };
 
 function callsTool(name: string, args: string): UpstreamScript {
-  return { steps: [frames.role(), frames.toolCallStart(0, 'call_1', name), frames.toolCallArguments(0, args), frames.finish('tool_calls'), frames.usage(5, 5), frames.done()] };
+  return {
+    steps: [
+      frames.role(),
+      frames.toolCallStart(0, 'call_1', name),
+      frames.toolCallArguments(0, args),
+      frames.finish('tool_calls'),
+      frames.usage(5, 5),
+      frames.done(),
+    ],
+  };
 }
 
 function toolNamed(mcp: McpManager, name: string): Tool {
   const tool = mcp.tools().find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}; have ${mcp.tools().map((t) => t.name).join(', ')}`);
+  if (!tool)
+    throw new Error(
+      `no tool ${name}; have ${mcp
+        .tools()
+        .map((t) => t.name)
+        .join(', ')}`,
+    );
   return tool;
 }
 
 async function whenReady(mcp: McpManager, ...names: string[]): Promise<void> {
-  await eventually(() => names.every((name) => mcp.states().find((state) => state.name === name)?.status === 'ready'), 15_000, `${names.join(', ')} ready`);
+  await eventually(
+    () => names.every((name) => mcp.states().find((state) => state.name === name)?.status === 'ready'),
+    15_000,
+    `${names.join(', ')} ready`,
+  );
 }
 
 /** Runs one tool call outside an agent: its events, and the subscription (to cancel it). */
@@ -39,7 +68,10 @@ function callTool(tool: Tool, args: string, signal = new AbortController().signa
   const events: AgentEvent[] = [];
   let subscription!: Subscription;
   const ended = new Promise<AgentEvent[]>((resolve) => {
-    subscription = runToolCall(tool, { callId: 'call_x', name: tool.name, arguments: args }, signal).subscribe({ next: (event) => events.push(event), complete: () => resolve(events) });
+    subscription = runToolCall(tool, { callId: 'call_x', name: tool.name, arguments: args }, signal).subscribe({
+      next: (event) => events.push(event),
+      complete: () => resolve(events),
+    });
   });
   return { events, ended, subscription };
 }
@@ -77,7 +109,13 @@ describe('a real MCP server from npm (server-everything) mounted from a config f
     expect(error).toBeUndefined();
     expect(events.filter((event) => event.type.startsWith('tool_'))).toEqual([
       { type: 'tool_start', callId: 'call_1', name: 'everything__get-sum', arguments: '{"a":2,"b":40}' },
-      { type: 'tool_end', callId: 'call_1', name: 'everything__get-sum', result: 'The sum of 2 and 40 is 42.', durationMs: expect.any(Number) },
+      {
+        type: 'tool_end',
+        callId: 'call_1',
+        name: 'everything__get-sum',
+        result: 'The sum of 2 and 40 is 42.',
+        durationMs: expect.any(Number),
+      },
     ]);
     const offered = upstream.requests[0]!.body.tools as { function: { name: string; parameters: Record<string, unknown> } }[];
     expect(offered.map((tool) => tool.function.name)).toEqual(['calculator', 'everything__echo', 'everything__get-sum']);
@@ -97,7 +135,13 @@ describe('a real MCP server from npm (server-everything) mounted from a config f
     const events = await callTool(toolNamed(mcp, 'everything__trigger-long-running-operation'), '{"duration":0.2,"steps":2}').ended;
 
     expect(events.map((event) => event.type)).toEqual(['tool_start', 'tool_progress', 'tool_progress', 'tool_end']);
-    expect(events[1]).toEqual({ type: 'tool_progress', callId: 'call_x', name: 'everything__trigger-long-running-operation', progress: 1, total: 2 });
+    expect(events[1]).toEqual({
+      type: 'tool_progress',
+      callId: 'call_x',
+      name: 'everything__trigger-long-running-operation',
+      progress: 1,
+      total: 2,
+    });
   });
 });
 
@@ -126,7 +170,10 @@ describe('cancelling a call on the MCP server (fixture server over stdio)', () =
   }
 
   async function cancellationOf(call: FixtureRecord): Promise<FixtureRecord> {
-    const notification = await waitForRecord(log, (record) => record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId);
+    const notification = await waitForRecord(
+      log,
+      (record) => record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId,
+    );
     await waitForRecord(log, (record) => record.event === 'call_aborted' && record.requestId === call.requestId);
     return notification;
   }
@@ -139,7 +186,9 @@ describe('cancelling a call on the MCP server (fixture server over stdio)', () =
     const notification = await cancellationOf(call);
     expect(notification.params).toMatchObject({ requestId: call.requestId });
     // The run is gone: nobody reads an end of the call.
-    expect(events.filter((event) => event.type === 'tool_start' || event.type === 'tool_end').map((event) => event.type)).toEqual(['tool_start']);
+    expect(events.filter((event) => event.type === 'tool_start' || event.type === 'tool_end').map((event) => event.type)).toEqual([
+      'tool_start',
+    ]);
   });
 
   it('when a stop is requested: the same, and the run is interrupted with the stop reason', async () => {
@@ -158,7 +207,10 @@ describe('cancelling a call on the MCP server (fixture server over stdio)', () =
 
     const events = await callTool(toolNamed(mcp, 'short__slow'), '{}').ended;
 
-    expect(events.at(-1)).toMatchObject({ type: 'tool_end', error: 'MCP server "short" did not answer within 300 ms (timeoutMs); the call was cancelled' });
+    expect(events.at(-1)).toMatchObject({
+      type: 'tool_end',
+      error: 'MCP server "short" did not answer within 300 ms (timeoutMs); the call was cancelled',
+    });
     const call = await waitForRecord(shortLog, (record) => record.event === 'call_started');
     await waitForRecord(shortLog, (record) => record.method === 'notifications/cancelled' && record.params?.requestId === call.requestId);
   });
@@ -172,11 +224,17 @@ describe('cancelling a call on the MCP server (fixture server over stdio)', () =
 
     expect(invalid.at(-1)).toMatchObject({ error: 'invalid arguments for fixture__echo: text: must be string' });
     expect(rich.at(-1)).toMatchObject({
-      result: 'Here is the report.\n[image: image/png, 12 kB]\n[resource link: q3.pdf <file:///reports/q3.pdf> (application/pdf)]\nembedded notes',
+      result:
+        'Here is the report.\n[image: image/png, 12 kB]\n[resource link: q3.pdf <file:///reports/q3.pdf> (application/pdf)]\nembedded notes',
     });
     expect(failed.at(-1)).toMatchObject({ error: 'disk full' });
     // The invalid call never reached the server.
-    expect(readRecords(log).filter((record) => record.event === 'call_started').slice(before).map((record) => record.name)).toEqual(['rich', 'fails']);
+    expect(
+      readRecords(log)
+        .filter((record) => record.event === 'call_started')
+        .slice(before)
+        .map((record) => record.name),
+    ).toEqual(['rich', 'fails']);
   });
 });
 
@@ -216,7 +274,9 @@ describe('the MCP manager', () => {
     clearInterval(watch);
     const again = await callTool(toolNamed(mcp, 'crashy__echo'), '{"text":"back"}').ended;
 
-    expect(crashed.at(-1)).toMatchObject({ error: 'MCP server "crashy" closed the connection during the call (it may have crashed); rxgate reconnects to it, try again later' });
+    expect(crashed.at(-1)).toMatchObject({
+      error: 'MCP server "crashy" closed the connection during the call (it may have crashed); rxgate reconnects to it, try again later',
+    });
     expect(steady.at(-1)).toMatchObject({ result: 'still here' });
     expect(statuses).toContain('failed');
     expect(again.at(-1)).toMatchObject({ result: 'back' });
@@ -226,17 +286,29 @@ describe('the MCP manager', () => {
 
   it('reports a server whose process never starts as failed, retries it with backoff, and does not hold back the others or readiness', async () => {
     const log = captureLogger();
-    const mcp = mount({ missing: { command: 'rxgate-no-such-command', env: { TOKEN: 'sekrit-token-value' } }, fixture: fixtureStdioEntry(scratch.path('ok.log')) }, log.logger);
+    const mcp = mount(
+      {
+        missing: { command: 'rxgate-no-such-command', env: { TOKEN: 'sekrit-token-value' } },
+        fixture: fixtureStdioEntry(scratch.path('ok.log')),
+      },
+      log.logger,
+    );
     expect(await mcp.readiness.check()).toMatch(/^still connecting to /);
 
     await whenReady(mcp, 'fixture');
     await eventually(() => (mcp.states()[0]!.failures ?? 0) >= 3, 10_000, 'three failed attempts');
 
-    expect(mcp.states()[0]).toMatchObject({ name: 'missing', transport: 'stdio', reason: 'cannot start "rxgate-no-such-command": command not found' });
+    expect(mcp.states()[0]).toMatchObject({
+      name: 'missing',
+      transport: 'stdio',
+      reason: 'cannot start "rxgate-no-such-command": command not found',
+    });
     expect(['failed', 'retrying']).toContain(mcp.states()[0]!.status);
     expect(await mcp.readiness.check()).toBeUndefined();
     expect(mcp.tools().some((tool) => tool.name === 'fixture__echo')).toBe(true);
-    const retries = log.lines.filter((line) => line.msg === 'mcp server failed; retrying' && line.mcpServer === 'missing').map((line) => line.retryInMs);
+    const retries = log.lines
+      .filter((line) => line.msg === 'mcp server failed; retrying' && line.mcpServer === 'missing')
+      .map((line) => line.retryInMs);
     expect(retries.slice(0, 3)).toEqual([100, 200, 400]);
     expect(log.text()).not.toContain('sekrit-token-value');
   });
@@ -244,7 +316,14 @@ describe('the MCP manager', () => {
   it('never logs the secrets of a server entry, not even when the server prints them', async () => {
     const log = captureLogger();
     const secret = 'sekrit-api-key-1234';
-    const mcp = mount({ chatty: fixtureStdioEntry(scratch.path('chatty.log'), { env: { MCP_FIXTURE_LOG: scratch.path('chatty.log'), MCP_FIXTURE_STDERR: `apiKey=${secret}`, API_KEY: secret } }) }, log.logger);
+    const mcp = mount(
+      {
+        chatty: fixtureStdioEntry(scratch.path('chatty.log'), {
+          env: { MCP_FIXTURE_LOG: scratch.path('chatty.log'), MCP_FIXTURE_STDERR: `apiKey=${secret}`, API_KEY: secret },
+        }),
+      },
+      log.logger,
+    );
     await whenReady(mcp, 'chatty');
     await eventually(() => log.lines.some((line) => line.msg === 'mcp server stderr'), 5000, 'the stderr line');
 
@@ -259,14 +338,25 @@ describe('the MCP manager', () => {
 
     const names = mcp.tools().map((tool) => tool.name);
 
-    expect(names).toEqual(['fixture__echo', 'fixture__slow', 'fixture__crash', 'fixture__rich', 'fixture__fails', 'fixture__add_tool', 'fixture__dotted_name']);
+    expect(names).toEqual([
+      'fixture__echo',
+      'fixture__slow',
+      'fixture__crash',
+      'fixture__rich',
+      'fixture__fails',
+      'fixture__add_tool',
+      'fixture__dotted_name',
+    ]);
     expect(log.lines.find((line) => line.msg === 'mcp tool left out')).toMatchObject({
       level: 40,
       mcpServer: 'fixture',
       tool: 'broken',
       problem: 'its input schema is not valid JSON Schema (type must be JSONType or JSONType[]: strnig)',
     });
-    expect(log.lines.find((line) => line.msg === 'mcp tool renamed: its name has characters upstreams reject')).toMatchObject({ tool: 'dotted.name', name: 'fixture__dotted_name' });
+    expect(log.lines.find((line) => line.msg === 'mcp tool renamed: its name has characters upstreams reject')).toMatchObject({
+      tool: 'dotted.name',
+      name: 'fixture__dotted_name',
+    });
     expect(toolNamed(mcp, 'fixture__dotted_name').inputSchema).toEqual({ type: 'object', properties: {} });
     expect(mcp.origin('fixture__dotted_name')).toEqual({ server: 'fixture', tool: 'dotted.name' });
     expect(mcp.origin('calculator')).toBeUndefined();

@@ -47,7 +47,10 @@ describe('MCP tool names', () => {
 
   it('stay within 64 characters with a suffix', () => {
     const long = 'y'.repeat(70);
-    const { names } = assignToolNames([{ server: 's', tool: `${long}a` }, { server: 's', tool: `${long}b` }]);
+    const { names } = assignToolNames([
+      { server: 's', tool: `${long}a` },
+      { server: 's', tool: `${long}b` },
+    ]);
 
     expect(names[1]).toHaveLength(64);
     expect(names[1]!.endsWith('_2')).toBe(true);
@@ -68,12 +71,24 @@ describe('MCP tool results as the text the model reads', () => {
       ],
     });
 
-    expect(result).toBe(['Hello', '[image: image/png, 12 kB]', '[audio: audio/wav, 3 B]', '[resource link: a.txt <file:///a.txt>]', 'inline b', '[resource: file:///c.bin, application/octet-stream, 6 B]', '[future_thing content]'].join('\n'));
+    expect(result).toBe(
+      [
+        'Hello',
+        '[image: image/png, 12 kB]',
+        '[audio: audio/wav, 3 B]',
+        '[resource link: a.txt <file:///a.txt>]',
+        'inline b',
+        '[resource: file:///c.bin, application/octet-stream, 6 B]',
+        '[future_thing content]',
+      ].join('\n'),
+    );
   });
 
   it('renders structured content as JSON only when nothing else came', () => {
     expect(renderToolResult({ content: [], structuredContent: { temperature: 21 } })).toBe('{"temperature":21}');
-    expect(renderToolResult({ content: [{ type: 'text', text: '{"temperature": 21}' }], structuredContent: { temperature: 21 } })).toBe('{"temperature": 21}');
+    expect(renderToolResult({ content: [{ type: 'text', text: '{"temperature": 21}' }], structuredContent: { temperature: 21 } })).toBe(
+      '{"temperature": 21}',
+    );
     expect(renderToolResult({})).toBe('');
   });
 });
@@ -89,21 +104,35 @@ describe('MCP tool schemas', () => {
     };
     const prepared = prepareToolSchema(schema);
     if (!prepared.ok) throw new Error(prepared.problem);
-    const tool = defineTool({ name: 'fs__list', description: 'lists', parameters: prepared.parameters, inputSchema: prepared.inputSchema, run: async () => 'listed' });
+    const tool = defineTool({
+      name: 'fs__list',
+      description: 'lists',
+      parameters: prepared.parameters,
+      inputSchema: prepared.inputSchema,
+      run: async () => 'listed',
+    });
 
     expect(toToolDefinitions([tool, calculatorTool])[0]).toEqual({
       type: 'function',
-      function: { name: 'fs__list', description: 'lists', parameters: { type: 'object', properties: schema.properties, required: ['path'], additionalProperties: false } },
+      function: {
+        name: 'fs__list',
+        description: 'lists',
+        parameters: { type: 'object', properties: schema.properties, required: ['path'], additionalProperties: false },
+      },
     });
     expect(toToolDefinitions([calculatorTool])[0]!.function.parameters).toMatchObject({ type: 'object', required: ['expression'] });
     expect(await invokeTool(tool, 'fs__list', '{"path":"/tmp"}', signal)).toEqual({ result: 'listed' });
     expect(await invokeTool(tool, 'fs__list', '{"path":"","depth":7,"x":1}', signal)).toEqual({
-      error: 'invalid arguments for fs__list: (arguments): must NOT have additional properties; path: must NOT have fewer than 1 characters; depth: must be <= 3',
+      error:
+        'invalid arguments for fs__list: (arguments): must NOT have additional properties; path: must NOT have fewer than 1 characters; depth: must be <= 3',
     });
   });
 
   it('refuses a schema upstreams would reject', () => {
-    expect(prepareToolSchema({ type: 'object', properties: { x: { type: 'strnig' } } })).toEqual({ ok: false, problem: 'its input schema is not valid JSON Schema (type must be JSONType or JSONType[]: strnig)' });
+    expect(prepareToolSchema({ type: 'object', properties: { x: { type: 'strnig' } } })).toEqual({
+      ok: false,
+      problem: 'its input schema is not valid JSON Schema (type must be JSONType or JSONType[]: strnig)',
+    });
     expect(prepareToolSchema({ type: 'array' })).toEqual({ ok: false, problem: 'its input schema is not a JSON schema of type "object"' });
     expect(prepareToolSchema(undefined)).toMatchObject({ ok: false });
   });
@@ -117,7 +146,14 @@ describe('createAgentFor with a live tool source (the MCP tools)', () => {
   it('offers each run the built-in tools and the tools of the source at the moment the run starts', async () => {
     const upstream = await createScriptedUpstream([answer('one'), answer('two')]);
     try {
-      const extra = (name: string) => defineTool({ name, description: name, parameters: z.object({}), inputSchema: { type: 'object', properties: {} }, run: async () => 'ok' });
+      const extra = (name: string) =>
+        defineTool({
+          name,
+          description: name,
+          parameters: z.object({}),
+          inputSchema: { type: 'object', properties: {} },
+          run: async () => 'ok',
+        });
       let tools: readonly Tool[] = [extra('srv__a')];
       const source: ToolSource = { tools: () => tools };
       const config = loadConfig({ RXGATE_UPSTREAM_URL: upstream.baseUrl, RXGATE_UPSTREAM_MODEL: 'up', RXGATE_TOOLS: 'calculator' });
@@ -127,7 +163,9 @@ describe('createAgentFor with a live tool source (the MCP tools)', () => {
       tools = [extra('srv__a'), extra('srv__b')];
       await collectRun(agent.run({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, new Cancellation()));
 
-      const offered = upstream.requests.map((request) => (request.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name));
+      const offered = upstream.requests.map((request) =>
+        (request.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name),
+      );
       expect(offered).toEqual([
         ['calculator', 'srv__a'],
         ['calculator', 'srv__a', 'srv__b'],

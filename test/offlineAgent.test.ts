@@ -11,7 +11,12 @@ describe('the offline agent with its tools', () => {
   it('uses the calculator for arithmetic and answers with the result', async () => {
     const { events, error } = await collectRun(agent.run(ask('What is 6 * (3 + 4)?'), new Cancellation()));
     expect(error).toBeUndefined();
-    expect(events[0]).toEqual({ type: 'tool_start', callId: 'call_offline_calculator', name: 'calculator', arguments: '{"expression":"6 * (3 + 4)"}' });
+    expect(events[0]).toEqual({
+      type: 'tool_start',
+      callId: 'call_offline_calculator',
+      name: 'calculator',
+      arguments: '{"expression":"6 * (3 + 4)"}',
+    });
     expect(events[1]).toMatchObject({ type: 'tool_end', name: 'calculator', result: '42' });
     expect(textOf(events)).toContain('6 * (3 + 4) = 42.');
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });

@@ -56,9 +56,21 @@ async function listen(app: Parameters<typeof createServer>[1]) {
 }
 
 const chat = (url: string, signal?: AbortSignal, headers: Record<string, string> = {}) =>
-  fetch(`${url}/v1/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'hi' }] }), signal });
+  fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    signal,
+  });
 
-const sampleOf = (text: string, line: string) => Number(text.split('\n').find((l) => l.startsWith(line))?.slice(line.length).trim() ?? NaN);
+const sampleOf = (text: string, line: string) =>
+  Number(
+    text
+      .split('\n')
+      .find((l) => l.startsWith(line))
+      ?.slice(line.length)
+      .trim() ?? NaN,
+  );
 
 describe('operability', () => {
   it('counts completed, abandoned and failed streams, and times the disconnect-to-interrupt', async () => {
@@ -119,7 +131,9 @@ describe('operability', () => {
     const { app } = createApp({ agent, config: loadConfig({}) });
     const url = await listen(app);
     await (await fetch(`${url}/v1/responses`, { method: 'POST', body: JSON.stringify({ input: 'hi' }) })).json();
-    const { run_id } = (await (await fetch(`${url}/v1/runs`, { method: 'POST', body: JSON.stringify({ input: 'hi' }) })).json()) as { run_id: string };
+    const { run_id } = (await (await fetch(`${url}/v1/runs`, { method: 'POST', body: JSON.stringify({ input: 'hi' }) })).json()) as {
+      run_id: string;
+    };
     await (await fetch(`${url}/v1/runs/${run_id}/events`)).text();
 
     const scraped = await (await fetch(`${url}/metrics`)).text();
@@ -139,13 +153,22 @@ describe('operability', () => {
 
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(offered.headers.get('x-request-id')).toBe('req-42');
-    expect(lines.find((line) => line.requestId === 'req-42')).toMatchObject({ msg: 'request', method: 'POST', status: 200, outcome: 'completed' });
+    expect(lines.find((line) => line.requestId === 'req-42')).toMatchObject({
+      msg: 'request',
+      method: 'POST',
+      status: 200,
+      outcome: 'completed',
+    });
     expect(JSON.stringify(lines)).not.toContain('never-logged');
   });
 
   it('puts the interrupt reason and the usage so far on the log line of a client that left', async () => {
     const log = watchedLogger();
-    const { app } = createApp({ agent: new ScriptedAgent([usage(5, 2), say('waiting'), { silent: true }]), config: loadConfig({}), logger: log.logger });
+    const { app } = createApp({
+      agent: new ScriptedAgent([usage(5, 2), say('waiting'), { silent: true }]),
+      config: loadConfig({}),
+      logger: log.logger,
+    });
     const url = await listen(app);
     const controller = new AbortController();
     const stream = await chat(url, controller.signal);

@@ -31,8 +31,14 @@ function typedFrames(text: string) {
     .split('\n\n')
     .filter((frame) => frame.includes('data: '))
     .map((frame) => {
-      const fields = Object.fromEntries(frame.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
-      return { event: fields.event, id: fields.id, data: JSON.parse(fields.data!) as Record<string, unknown> & { type: string; sequence_number: number } };
+      const fields = Object.fromEntries(
+        frame.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+      );
+      return {
+        event: fields.event,
+        id: fields.id,
+        data: JSON.parse(fields.data!) as Record<string, unknown> & { type: string; sequence_number: number },
+      };
     });
 }
 
@@ -59,7 +65,9 @@ describe('the Responses API with the official openai client', () => {
     const completed = events.at(-1)!;
     if (completed.type !== 'response.completed') throw new Error('expected response.completed');
     expect(completed.response.status).toBe('completed');
-    expect(completed.response.output).toMatchObject([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello, world' }] }]);
+    expect(completed.response.output).toMatchObject([
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello, world' }] },
+    ]);
     expect(completed.response.usage).toMatchObject({ input_tokens: 5, output_tokens: 2, total_tokens: 7 });
   });
 
@@ -80,12 +88,21 @@ describe('the Responses API with the official openai client', () => {
 
   it('returns the response object without streaming, with output_text and usage', async () => {
     const client = await clientFor(scripted(say('Hello'), usage(3, 1), finish()));
-    const response = await client.responses.create({ model: 'gpt-echo', input: [{ role: 'user', content: [{ type: 'input_text', text: 'hi' }] }] });
+    const response = await client.responses.create({
+      model: 'gpt-echo',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
+    });
 
     expect(response).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-echo', store: true, background: false });
     expect(response.id).toMatch(/^resp_/);
     expect(response.output_text).toBe('Hello');
-    expect(response.usage).toEqual({ input_tokens: 3, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 4 });
+    expect(response.usage).toEqual({
+      input_tokens: 3,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 1,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 4,
+    });
   });
 
   it('encodes tool use as function_call output items', async () => {
@@ -102,8 +119,13 @@ describe('the Responses API with the official openai client', () => {
     for await (const event of stream) events.push(event);
 
     const added = events.find((event) => event.type === 'response.output_item.added');
-    expect(added).toMatchObject({ output_index: 0, item: { type: 'function_call', call_id: 'call_1', name: 'calculator', arguments: '', status: 'in_progress' } });
-    expect(events.find((event) => event.type === 'response.function_call_arguments.done')).toMatchObject({ arguments: '{"expression":"6*7"}' });
+    expect(added).toMatchObject({
+      output_index: 0,
+      item: { type: 'function_call', call_id: 'call_1', name: 'calculator', arguments: '', status: 'in_progress' },
+    });
+    expect(events.find((event) => event.type === 'response.function_call_arguments.done')).toMatchObject({
+      arguments: '{"expression":"6*7"}',
+    });
     const completed = events.at(-1)!;
     if (completed.type !== 'response.completed') throw new Error('expected response.completed');
     expect(completed.response.output).toMatchObject([
@@ -135,7 +157,10 @@ describe('the Responses API with the official openai client', () => {
     const second = await client.responses.create({ input: 'Who am I?', previous_response_id: first.id });
     await client.responses.create({ input: 'And again?', previous_response_id: second.id });
 
-    expect(agent.runs[0]!.request.messages).toEqual([{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'I am Ann' }]);
+    expect(agent.runs[0]!.request.messages).toEqual([
+      { role: 'system', content: 'Be brief' },
+      { role: 'user', content: 'I am Ann' },
+    ]);
     expect(agent.runs[2]!.request.messages).toEqual([
       { role: 'user', content: 'I am Ann' },
       { role: 'assistant', content: 'Hi Ann' },
@@ -156,14 +181,24 @@ describe('the Responses API with the official openai client', () => {
 
     await client.responses.delete(created.id);
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(NotFoundError);
-    const chained = await client.responses.create({ input: 'more', previous_response_id: created.id }).then(unexpected, (caught: unknown) => caught as APIError);
+    const chained = await client.responses
+      .create({ input: 'more', previous_response_id: created.id })
+      .then(unexpected, (caught: unknown) => caught as APIError);
     expect(chained).toBeInstanceOf(NotFoundError);
     expect(chained.message).toContain('was deleted');
 
-    const unknown = await fetch(`${app!.url}/v1/responses`, { method: 'POST', body: JSON.stringify({ input: 'hi', previous_response_id: 'resp_nope' }) });
+    const unknown = await fetch(`${app!.url}/v1/responses`, {
+      method: 'POST',
+      body: JSON.stringify({ input: 'hi', previous_response_id: 'resp_nope' }),
+    });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({
-      error: { message: "rxgate: response 'resp_nope' not found", type: 'invalid_request_error', param: 'previous_response_id', code: 'response_not_found' },
+      error: {
+        message: "rxgate: response 'resp_nope' not found",
+        type: 'invalid_request_error',
+        param: 'previous_response_id',
+        code: 'response_not_found',
+      },
     });
   });
 
@@ -217,7 +252,9 @@ describe('the Responses API with the official openai client', () => {
     const evicted = await client.responses.retrieve(first.id).then(unexpected, (caught: unknown) => caught as APIError);
     expect(evicted).toBeInstanceOf(NotFoundError);
     expect(evicted.message).toContain('evicted');
-    const broken = await client.responses.create({ input: 'three', previous_response_id: second.id }).then(unexpected, (caught: unknown) => caught as APIError);
+    const broken = await client.responses
+      .create({ input: 'three', previous_response_id: second.id })
+      .then(unexpected, (caught: unknown) => caught as APIError);
     expect(broken.status).toBe(404);
     expect(broken.message).toContain(`response '${first.id}' (an ancestor of '${second.id}'`);
     expect(broken.message).toContain('evicted');
@@ -246,7 +283,10 @@ describe('background responses', () => {
     }
 
     expect(seen.map((event) => event.sequence_number)).toEqual(seen.map((_event, index) => index + 5));
-    expect(seen.filter((event) => event.type === 'response.output_text.delta').map((event) => (event as { delta: string }).delta)).toEqual(['two', 'three']);
+    expect(seen.filter((event) => event.type === 'response.output_text.delta').map((event) => (event as { delta: string }).delta)).toEqual([
+      'two',
+      'three',
+    ]);
     expect(seen.at(-1)?.type).toBe('response.completed');
     expect((await client.responses.retrieve(created.id)).output_text).toBe('onetwothree');
   });

@@ -16,10 +16,31 @@ const INPUT_CASES: readonly Case[] = [
   ['input of the wrong type', { input: 5 }, 400, 'invalid_request_error', 'input', 'invalid_value'],
   ['an empty input string', { input: ' ' }, 400, 'invalid_request_error', 'input', 'invalid_value'],
   ['an empty input array', { input: [] }, 400, 'invalid_request_error', 'input', 'invalid_value'],
-  ['an unknown part type', { input: [{ role: 'user', content: [{ type: 'image', text: 'x' }] }] }, 400, 'invalid_request_error', 'input[0].content[0].type', 'invalid_value'],
+  [
+    'an unknown part type',
+    { input: [{ role: 'user', content: [{ type: 'image', text: 'x' }] }] },
+    400,
+    'invalid_request_error',
+    'input[0].content[0].type',
+    'invalid_value',
+  ],
   ['an unknown role', { input: [{ role: 'robot', content: 'x' }] }, 400, 'invalid_request_error', 'input[0].role', 'invalid_value'],
-  ['a message without content', { input: [{ role: 'user' }] }, 400, 'invalid_request_error', 'input[0].content', 'missing_required_parameter'],
-  ['an item that is not a message', { input: [{ type: 'function_call_output', role: 'user', content: 'x' }] }, 400, 'invalid_request_error', 'input[0].type', 'invalid_value'],
+  [
+    'a message without content',
+    { input: [{ role: 'user' }] },
+    400,
+    'invalid_request_error',
+    'input[0].content',
+    'missing_required_parameter',
+  ],
+  [
+    'an item that is not a message',
+    { input: [{ type: 'function_call_output', role: 'user', content: 'x' }] },
+    400,
+    'invalid_request_error',
+    'input[0].type',
+    'invalid_value',
+  ],
   ['no user message', { input: [{ role: 'assistant', content: 'x' }] }, 400, 'invalid_request_error', 'input', 'invalid_value'],
   ['instructions that are not a string', { input: 'x', instructions: 3 }, 400, 'invalid_request_error', 'instructions', 'invalid_value'],
 ];
@@ -28,8 +49,22 @@ const RESPONSE_CASES: readonly Case[] = [
   ...INPUT_CASES,
   ['stream that is not a boolean', { input: 'x', stream: 'yes' }, 400, 'invalid_request_error', 'stream', 'invalid_value'],
   ['background without store', { input: 'x', background: true, store: false }, 400, 'invalid_request_error', 'background', 'invalid_value'],
-  ['a previous_response_id that is not a string', { input: 'x', previous_response_id: 5 }, 400, 'invalid_request_error', 'previous_response_id', 'invalid_value'],
-  ['an unknown previous_response_id', { input: 'x', previous_response_id: 'resp_nope' }, 404, 'invalid_request_error', 'previous_response_id', 'response_not_found'],
+  [
+    'a previous_response_id that is not a string',
+    { input: 'x', previous_response_id: 5 },
+    400,
+    'invalid_request_error',
+    'previous_response_id',
+    'invalid_value',
+  ],
+  [
+    'an unknown previous_response_id',
+    { input: 'x', previous_response_id: 'resp_nope' },
+    404,
+    'invalid_request_error',
+    'previous_response_id',
+    'response_not_found',
+  ],
 ];
 
 async function expectError(response: Response, [, , status, type, param, code]: Case) {
@@ -57,20 +92,55 @@ describe('bad requests to the Responses and Runs APIs', () => {
     const post = (path: string, body?: unknown) => fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) });
 
     await expectError(await get('/v1/responses/resp_nope'), ['', null, 404, 'invalid_request_error', null, 'response_not_found']);
-    await expectError(await fetch(`${url}/v1/responses/resp_nope`, { method: 'DELETE' }), ['', null, 404, 'invalid_request_error', null, 'response_not_found']);
+    await expectError(await fetch(`${url}/v1/responses/resp_nope`, { method: 'DELETE' }), [
+      '',
+      null,
+      404,
+      'invalid_request_error',
+      null,
+      'response_not_found',
+    ]);
     await expectError(await post('/v1/responses/resp_nope/cancel'), ['', null, 404, 'invalid_request_error', null, 'response_not_found']);
     await expectError(await get('/v1/runs/run_nope'), ['', null, 404, 'not_found_error', null, 'run_not_found']);
     await expectError(await get('/v1/runs/run_nope/events'), ['', null, 404, 'not_found_error', null, 'run_not_found']);
 
     const background = (await (await post('/v1/responses', { input: 'hi', background: true })).json()) as { id: string };
-    await expectError(await get(`/v1/responses/${background.id}?stream=true&starting_after=abc`), ['', null, 400, 'invalid_request_error', 'starting_after', 'invalid_value']);
+    await expectError(await get(`/v1/responses/${background.id}?stream=true&starting_after=abc`), [
+      '',
+      null,
+      400,
+      'invalid_request_error',
+      'starting_after',
+      'invalid_value',
+    ]);
     const { run_id } = (await (await post('/v1/runs', { input: 'hi' })).json()) as { run_id: string };
-    await expectError(await get(`/v1/runs/${run_id}/events`, { 'Last-Event-ID': 'x' }), ['', null, 400, 'invalid_request_error', 'Last-Event-ID', 'invalid_value']);
+    await expectError(await get(`/v1/runs/${run_id}/events`, { 'Last-Event-ID': 'x' }), [
+      '',
+      null,
+      400,
+      'invalid_request_error',
+      'Last-Event-ID',
+      'invalid_value',
+    ]);
 
     const answered = post('/v1/responses', { input: 'hi', stream: false });
     (await agent.started(2)).events.complete();
     const foreground = (await (await answered).json()) as { id: string };
-    await expectError(await get(`/v1/responses/${foreground.id}?stream=true`), ['', null, 400, 'invalid_request_error', 'stream', 'invalid_value']);
-    await expectError(await post(`/v1/responses/${foreground.id}/cancel`), ['', null, 400, 'invalid_request_error', null, 'not_background']);
+    await expectError(await get(`/v1/responses/${foreground.id}?stream=true`), [
+      '',
+      null,
+      400,
+      'invalid_request_error',
+      'stream',
+      'invalid_value',
+    ]);
+    await expectError(await post(`/v1/responses/${foreground.id}/cancel`), [
+      '',
+      null,
+      400,
+      'invalid_request_error',
+      null,
+      'not_background',
+    ]);
   });
 });

@@ -34,7 +34,10 @@ async function createRun(url: string): Promise<string> {
 /** Subscribes to a run's events; `next()` resolves with the next one. */
 async function subscribe(url: string, runId: string, lastEventId?: string) {
   const controller = new AbortController();
-  const response = await fetch(`${url}/v1/runs/${runId}/events`, { signal: controller.signal, headers: lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId } });
+  const response = await fetch(`${url}/v1/runs/${runId}/events`, {
+    signal: controller.signal,
+    headers: lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId },
+  });
   expect(response.status).toBe(200);
   const events = sseEvents(response.body!);
   const seen: SseEvent[] = [];
@@ -64,7 +67,14 @@ describe('the Runs API', () => {
     run.events.complete();
 
     const body = (await (await fetch(`${url}/v1/runs/${runId}`)).json()) as { started_at: number; completed_at: number };
-    expect(body).toMatchObject({ id: runId, object: 'run', status: 'completed', output: 'Hello', usage: { input_tokens: 2, output_tokens: 1, total_tokens: 3 }, error: null });
+    expect(body).toMatchObject({
+      id: runId,
+      object: 'run',
+      status: 'completed',
+      output: 'Hello',
+      usage: { input_tokens: 2, output_tokens: 1, total_tokens: 3 },
+      error: null,
+    });
     expect(body.completed_at).toBeGreaterThanOrEqual(body.started_at);
     const events = await (await subscribe(url, runId)).rest();
     expect(events.map((event) => [event.id, event.event])).toEqual([
@@ -91,14 +101,25 @@ describe('the Runs API', () => {
     await b.next();
 
     const again = await subscribe(url, runId, first!.id);
-    expect(await again.next()).toMatchObject({ id: '1', event: 'message.delta', data: JSON.stringify({ type: 'message.delta', delta: 'two' }) });
+    expect(await again.next()).toMatchObject({
+      id: '1',
+      event: 'message.delta',
+      data: JSON.stringify({ type: 'message.delta', delta: 'two' }),
+    });
     run.events.next({ type: 'tool_end', callId: 'c1', name: 'calculator', result: '0', durationMs: 1 });
     run.events.next({ type: 'text', delta: 'three' });
     run.events.complete();
     const resumed = [...a.seen, ...(await again.rest())];
     const whole = await b.rest();
 
-    expect(whole.map((event) => event.event)).toEqual(['message.delta', 'message.delta', 'tool.started', 'tool.completed', 'message.delta', 'run.completed']);
+    expect(whole.map((event) => event.event)).toEqual([
+      'message.delta',
+      'message.delta',
+      'tool.started',
+      'tool.completed',
+      'message.delta',
+      'run.completed',
+    ]);
     expect(whole.map((event) => event.id)).toEqual(['0', '1', '2', '3', '4', '5']);
     expect(resumed).toEqual(whole);
     expect(JSON.parse(whole.at(-1)!.data)).toMatchObject({ type: 'run.completed', output: 'onetwothree' });
@@ -118,16 +139,26 @@ describe('the Runs API', () => {
     expect(await stopped.json()).toMatchObject({ id: runId, status: 'cancelled' });
     expect(await request.closed).toMatchObject({ finished: false });
     const events = await subscriber.rest();
-    expect(events.at(-1)).toMatchObject({ event: 'run.cancelled', data: JSON.stringify({ type: 'run.cancelled', reason: InterruptReason.stopRequested }) });
+    expect(events.at(-1)).toMatchObject({
+      event: 'run.cancelled',
+      data: JSON.stringify({ type: 'run.cancelled', reason: InterruptReason.stopRequested }),
+    });
 
     const again = await post(`${url}/v1/runs/${runId}/stop`);
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({
-      error: { message: `rxgate: run '${runId}' has already finished (status cancelled); only a running run can be stopped`, type: 'invalid_request_error', param: null, code: 'run_not_running' },
+      error: {
+        message: `rxgate: run '${runId}' has already finished (status cancelled); only a running run can be stopped`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'run_not_running',
+      },
     });
     const unknown = await post(`${url}/v1/runs/run_nope/stop`);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: { message: "rxgate: run 'run_nope' not found", type: 'not_found_error', param: null, code: 'run_not_found' } });
+    expect(await unknown.json()).toEqual({
+      error: { message: "rxgate: run 'run_nope' not found", type: 'not_found_error', param: null, code: 'run_not_found' },
+    });
   });
 
   it('caps detached runs (runs and background responses) with a 429 in the OpenAI envelope', async () => {

@@ -6,7 +6,10 @@ import { dataFrames, readUntil } from './support/readSse.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 
 const streamRequest = (url: string) =>
-  fetch(`${url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
+  fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+  });
 
 describe('graceful shutdown', () => {
   it('lets a stream that finishes within the grace period finish', async () => {

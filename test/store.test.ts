@@ -13,7 +13,8 @@ afterEach(() => {
   dataDir = undefined;
 });
 
-const response = (id: string, previous: string | null = null) => ({ id, created_at: 1, status: 'completed', previous_response_id: previous }) as unknown as ResponseObject;
+const response = (id: string, previous: string | null = null) =>
+  ({ id, created_at: 1, status: 'completed', previous_response_id: previous }) as unknown as ResponseObject;
 const event = (seq: number) => ({ seq, type: 'message.delta', data: `{"seq":${seq}}` });
 
 describe('the SQLite store', () => {
@@ -52,7 +53,8 @@ describe('the SQLite store', () => {
     const store = new Store({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
     for (const id of ['resp_1', 'resp_2', 'resp_3']) store.responses.save(response(id), []);
     store.enforceRetention();
-    for (const id of ['resp_4', 'resp_5', 'resp_6', 'resp_7', 'resp_8', 'resp_9', 'resp_10', 'resp_11', 'resp_12', 'resp_13']) store.responses.save(response(id), []);
+    for (const id of ['resp_4', 'resp_5', 'resp_6', 'resp_7', 'resp_8', 'resp_9', 'resp_10', 'resp_11', 'resp_12', 'resp_13'])
+      store.responses.save(response(id), []);
     store.enforceRetention();
 
     expect(store.responses.get('resp_13')).toMatchObject({ kind: 'response' });

@@ -27,8 +27,16 @@ describe('tool progress chunks and the official openai SDK', () => {
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const client = new OpenAI({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: 'unused', maxRetries: 0 });
-      const stream = await client.chat.completions.create({ model: 'rxgate-agent', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      const client = new OpenAI({
+        baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        apiKey: 'unused',
+        maxRetries: 0,
+      });
+      const stream = await client.chat.completions.create({
+        model: 'rxgate-agent',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
       let content = '';
       const tools: unknown[] = [];
       for await (const chunk of stream) {

@@ -18,13 +18,37 @@ const cases: [name: string, body: unknown, status: number, param: string | null,
   ['a message that is not an object', { messages: [user, 'hi'] }, 400, 'messages[1]', 'invalid_value'],
   ['an unknown role', { messages: [user, { role: 'wizard', content: 'x' }] }, 400, 'messages[1].role', 'invalid_value'],
   ['content of the wrong type', { messages: [user, user, { role: 'user', content: 42 }] }, 400, 'messages[2].content', 'invalid_value'],
-  ['a content part of an unknown type', { messages: [{ role: 'user', content: [{ type: 'audio' }] }] }, 400, 'messages[0].content[0].type', 'invalid_value'],
+  [
+    'a content part of an unknown type',
+    { messages: [{ role: 'user', content: [{ type: 'audio' }] }] },
+    400,
+    'messages[0].content[0].type',
+    'invalid_value',
+  ],
   ['no user content at all', { messages: [{ role: 'system', content: 'be nice' }] }, 400, 'messages', 'invalid_value'],
   ['only blank user content', { messages: [{ role: 'user', content: '   ' }] }, 400, 'messages', 'invalid_value'],
   ['stream as the string "false"', { messages: [user], stream: 'false' }, 400, 'stream', 'invalid_value'],
-  ['include_usage not a boolean', { messages: [user], stream: true, stream_options: { include_usage: 1 } }, 400, 'stream_options.include_usage', 'invalid_value'],
-  ['a text part over the 64 KiB cap', { messages: [{ role: 'user', content: [{ type: 'text', text: 'x'.repeat(70_000) }] }] }, 400, 'messages[0].content[0].text', 'invalid_value'],
-  ['more than 1000 parts', { messages: [{ role: 'user', content: Array.from({ length: 1001 }, () => ({ type: 'text', text: 'x' })) }] }, 400, 'messages[0].content', 'invalid_value'],
+  [
+    'include_usage not a boolean',
+    { messages: [user], stream: true, stream_options: { include_usage: 1 } },
+    400,
+    'stream_options.include_usage',
+    'invalid_value',
+  ],
+  [
+    'a text part over the 64 KiB cap',
+    { messages: [{ role: 'user', content: [{ type: 'text', text: 'x'.repeat(70_000) }] }] },
+    400,
+    'messages[0].content[0].text',
+    'invalid_value',
+  ],
+  [
+    'more than 1000 parts',
+    { messages: [{ role: 'user', content: Array.from({ length: 1001 }, () => ({ type: 'text', text: 'x' })) }] },
+    400,
+    'messages[0].content',
+    'invalid_value',
+  ],
 ];
 
 async function post(body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
@@ -37,7 +61,10 @@ function postChunked(chunks: string[]): Promise<{ status: number; body: string }
   return new Promise((resolve, reject) => {
     const req = request(`${app.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }));
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (body += chunk))
+        .on('end', () => resolve({ status: res.statusCode!, body }));
     });
     req.on('error', reject);
     for (const chunk of chunks) req.write(chunk);

@@ -32,13 +32,21 @@ describe('the Chat Completions wire format', () => {
 
   it('with include_usage, puts usage: null on every chunk and a usage chunk before [DONE]', async () => {
     app = await startApp(new ScriptedAgent([say('x'), usage(3, 2), usage(1, 1), finish()]));
-    const response = await post(app.url, { stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    const response = await post(app.url, {
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const frames = dataFrames(await response.text());
 
     expect(frames.at(-1)).toBe('[DONE]');
     const chunks = frames.slice(0, -1) as { choices: unknown[]; usage: unknown; model: string }[];
     expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null && chunk.choices.length === 1)).toBe(true);
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 }, model: 'rxgate-agent' });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 },
+      model: 'rxgate-agent',
+    });
   });
 
   it('sends keepalive comments while the agent is silent, before its first token', async () => {

@@ -64,7 +64,11 @@ export class DetachedRuns {
    * Subscribes `events$(cancellation)` now, detached from any connection. `onEnd` records the
    * outcome and returns the terminal events an interrupted run still owes its log.
    */
-  start(id: string, events$: (cancellation: Cancellation) => Observable<LoggedEvent>, onEnd: (end: DetachedRunEnd) => LoggedEvent[]): DetachedRun {
+  start(
+    id: string,
+    events$: (cancellation: Cancellation) => Observable<LoggedEvent>,
+    onEnd: (end: DetachedRunEnd) => LoggedEvent[],
+  ): DetachedRun {
     this.assertCapacity();
     const { activeRuns, log, metrics } = this.options;
     const cancellation = new Cancellation();

@@ -13,6 +13,14 @@ export function authenticate(apiKey: string): RequestHandler {
   return (req, _res, next) => {
     const match = /^Bearer (.+)$/i.exec(req.get('authorization') ?? '');
     if (match && timingSafeEqual(digest(match[1]!), expected)) return next();
-    next(new RequestError(401, 'invalid or missing API key; send Authorization: Bearer <key>', 'invalid_request_error', null, 'invalid_api_key'));
+    next(
+      new RequestError(
+        401,
+        'invalid or missing API key; send Authorization: Bearer <key>',
+        'invalid_request_error',
+        null,
+        'invalid_api_key',
+      ),
+    );
   };
 }

@@ -64,7 +64,9 @@ export interface ChatCompletionRequest {
 }
 
 const hasText = (content: ChatMessage['content']): boolean =>
-  typeof content === 'string' ? content.trim() !== '' : (content ?? []).some((part) => part.type === 'image_url' || part.text.trim() !== '');
+  typeof content === 'string'
+    ? content.trim() !== ''
+    : (content ?? []).some((part) => part.type === 'image_url' || part.text.trim() !== '');
 
 /** Checks a parsed JSON body; anything wrong becomes a 400 that names the offending path. */
 export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {
@@ -73,7 +75,13 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
   if (!parsed.success) throw invalidRequest(parsed.error, body);
   const { model, messages, stream, stream_options } = parsed.data;
   if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
-    throw new RequestError(400, 'messages must contain at least one user message with content', 'invalid_request_error', 'messages', 'invalid_value');
+    throw new RequestError(
+      400,
+      'messages must contain at least one user message with content',
+      'invalid_request_error',
+      'messages',
+      'invalid_value',
+    );
   }
   return {
     model,

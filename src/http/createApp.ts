@@ -68,7 +68,15 @@ function corsFor(origins: readonly string[]) {
 
 /** The OpenAI-compatible HTTP API around one agent, as an Express app to listen with or embed. */
 export function createApp(options: CreateAppOptions): RxgateApp {
-  const { agent, config, logger = silentLogger, activeRuns = new ActiveRuns(), metrics = createMetrics(), readiness = new Readiness(), operators = {} } = options;
+  const {
+    agent,
+    config,
+    logger = silentLogger,
+    activeRuns = new ActiveRuns(),
+    metrics = createMetrics(),
+    readiness = new Readiness(),
+    operators = {},
+  } = options;
   const store = options.store ?? new Store({ dataDir: ':memory:' });
   const detachedRuns = new DetachedRuns({ activeRuns, log: store.events, metrics, maxConcurrent: config.maxConcurrentRuns ?? 16 });
   readiness.add({ name: 'store writable', check: async () => store.checkWritable() });
@@ -100,7 +108,15 @@ export function createApp(options: CreateAppOptions): RxgateApp {
       maxBufferedBytes: config.maxBufferedBytes,
     }),
   );
-  const stored = { agent, store, metrics, detached: detachedRuns, defaultModel: config.modelId, keepaliveMs: config.keepaliveMs, maxBufferedBytes: config.maxBufferedBytes };
+  const stored = {
+    agent,
+    store,
+    metrics,
+    detached: detachedRuns,
+    defaultModel: config.modelId,
+    keepaliveMs: config.keepaliveMs,
+    maxBufferedBytes: config.maxBufferedBytes,
+  };
   v1.use(responsesRouter({ ...stored, activeRuns }));
   v1.use(runsRouter(stored));
   app.use('/v1', v1);

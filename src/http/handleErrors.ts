@@ -18,7 +18,13 @@ function fromBodyParser(error: { type?: string; limit?: number; status?: number 
     default:
       // Any other client error it reports (a Content-Encoding the body does not decompress with, say) is still the client's, not a 500.
       return error.status !== undefined && error.status >= 400 && error.status < 500
-        ? new RequestError(error.status, 'the request body could not be read (check its Content-Encoding)', 'invalid_request_error', null, 'invalid_body')
+        ? new RequestError(
+            error.status,
+            'the request body could not be read (check its Content-Encoding)',
+            'invalid_request_error',
+            null,
+            'invalid_body',
+          )
         : undefined;
   }
 }

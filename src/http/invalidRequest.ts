@@ -6,10 +6,18 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), root);
+  return path.reduce<unknown>(
+    (node, key) => (typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined),
+    root,
+  );
 }
 
-type Issue = { readonly path: readonly PropertyKey[]; readonly message: string; readonly code?: string; readonly errors?: readonly (readonly Issue[])[] };
+type Issue = {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly code?: string;
+  readonly errors?: readonly (readonly Issue[])[];
+};
 
 /** A union that failed in every option names the option that got furthest (`content[0].type`, not `content`). */
 function mostSpecific(issue: Issue): Issue {
@@ -18,7 +26,7 @@ function mostSpecific(issue: Issue): Issue {
     .map((issues) => issues[0])
     .filter((inner): inner is Issue => inner !== undefined && inner.path.length > 0)
     .sort((a, b) => b.path.length - a.path.length)[0];
-  return nested ? (({ ...mostSpecific(nested), path: [...issue.path, ...mostSpecific(nested).path] }) as Issue) : issue;
+  return nested ? ({ ...mostSpecific(nested), path: [...issue.path, ...mostSpecific(nested).path] } as Issue) : issue;
 }
 
 /** The 400 for a zod failure, naming the offending path (`input[0].content`) as OpenAI's `param` does. */

@@ -19,7 +19,9 @@ export class Readiness {
 
   async reasons(): Promise<string[]> {
     if (this.#shuttingDown) return ['shutting down'];
-    const results = await Promise.all(this.#checks.map(async ({ name, check }) => [name, await check().catch((error: Error) => error.message)] as const));
+    const results = await Promise.all(
+      this.#checks.map(async ({ name, check }) => [name, await check().catch((error: Error) => error.message)] as const),
+    );
     return results.filter(([, reason]) => reason !== undefined).map(([name, reason]) => `${name}: ${reason}`);
   }
 }

@@ -22,7 +22,10 @@ export interface RespondChatCompletionOptions {
  * Answers with one `chat.completion` once the run completes. A client that leaves while it waits
  * interrupts the run exactly as a streaming client would.
  */
-export function respondChatCompletion(res: Response, { run$, meta, cancellation, stop$, metrics }: RespondChatCompletionOptions): Promise<void> {
+export function respondChatCompletion(
+  res: Response,
+  { run$, meta, cancellation, stop$, metrics }: RespondChatCompletionOptions,
+): Promise<void> {
   const locals = localsOf(res);
   return new Promise<void>((resolve) => {
     run$.pipe(toChatCompletion(meta), takeUntil(responseEnd$(res, stop$, cancellation, metrics))).subscribe({

@@ -28,11 +28,16 @@ export interface StreamChatCompletionOptions {
 export function streamChatCompletion(res: Response, options: StreamChatCompletionOptions): Promise<void> {
   const { cancellation } = options;
   const locals = localsOf(res);
-  const frames$ = chatCompletionFrames(options.run$, options.meta, (error) => {
-    locals.outcome = 'error';
-    // The client reads the cause in the error frame; the operator reads it here, as for a non-streaming run.
-    locals.logger.warn({ err: error }, 'run failed');
-  }, options.operators);
+  const frames$ = chatCompletionFrames(
+    options.run$,
+    options.meta,
+    (error) => {
+      locals.outcome = 'error';
+      // The client reads the cause in the error frame; the operator reads it here, as for a non-streaming run.
+      locals.logger.warn({ err: error }, 'run failed');
+    },
+    options.operators,
+  );
   return serveSse(res, frames$, {
     ...options,
     compact: compactChatFrames,

@@ -40,7 +40,13 @@ const byteLength = (frames: readonly string[]): number => frames.reduce((sum, fr
  */
 export function writeTo(
   sink: SseSink,
-  { cancellation, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES, compact = (frames) => [...frames], onCompact, scheduler = asapScheduler }: WriteToOptions,
+  {
+    cancellation,
+    maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES,
+    compact = (frames) => [...frames],
+    onCompact,
+    scheduler = asapScheduler,
+  }: WriteToOptions,
 ): MonoTypeOperatorFunction<string> {
   return (frames$) =>
     new Observable<string>((subscriber) => {

@@ -10,7 +10,11 @@ export function createMetrics() {
   const registers = [registry];
   return {
     registry,
-    inFlightStreams: new Gauge({ name: 'rxgate_in_flight_streams', help: 'Chat completion responses in progress (streaming or not).', registers }),
+    inFlightStreams: new Gauge({
+      name: 'rxgate_in_flight_streams',
+      help: 'Chat completion responses in progress (streaming or not).',
+      registers,
+    }),
     inFlightRuns: new Gauge({ name: 'rxgate_in_flight_runs', help: 'Background runs in progress.', registers }),
     requests: new Counter({
       name: 'rxgate_requests_total',
@@ -49,8 +53,18 @@ export function createMetrics() {
       labelNames: ['status'] as const,
       registers,
     }),
-    upstreamErrors: new Counter({ name: 'rxgate_upstream_errors_total', help: 'Upstream failures by kind.', labelNames: ['kind'] as const, registers }),
-    tokens: new Counter({ name: 'rxgate_tokens_total', help: 'Tokens reported by the upstream, by direction.', labelNames: ['direction'] as const, registers }),
+    upstreamErrors: new Counter({
+      name: 'rxgate_upstream_errors_total',
+      help: 'Upstream failures by kind.',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    tokens: new Counter({
+      name: 'rxgate_tokens_total',
+      help: 'Tokens reported by the upstream, by direction.',
+      labelNames: ['direction'] as const,
+      registers,
+    }),
     bytesWritten: new Counter({ name: 'rxgate_sse_bytes_written_total', help: 'SSE bytes handed to client sockets.', registers }),
     keepalives: new Counter({ name: 'rxgate_sse_keepalives_total', help: 'SSE keepalive comments sent.', registers }),
     slowClientCompactions: new Counter({
@@ -58,7 +72,11 @@ export function createMetrics() {
       help: 'Times the frames held for a slow client were coalesced.',
       registers,
     }),
-    slowClientCutoffs: new Counter({ name: 'rxgate_slow_client_cutoffs_total', help: 'Clients cut off for reading too slowly.', registers }),
+    slowClientCutoffs: new Counter({
+      name: 'rxgate_slow_client_cutoffs_total',
+      help: 'Clients cut off for reading too slowly.',
+      registers,
+    }),
   };
 }
 

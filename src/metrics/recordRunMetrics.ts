@@ -14,7 +14,10 @@ import type { Metrics } from './createMetrics.js';
  * result:   --u--t--t--|      first t observed into the time-to-first-token histogram
  * ```
  */
-export function recordRunMetrics(metrics: Metrics, onUsage: (usageSoFar: Usage) => void = () => undefined): MonoTypeOperatorFunction<AgentEvent> {
+export function recordRunMetrics(
+  metrics: Metrics,
+  onUsage: (usageSoFar: Usage) => void = () => undefined,
+): MonoTypeOperatorFunction<AgentEvent> {
   return (events$) =>
     defer(() => {
       const started = performance.now();

@@ -37,7 +37,11 @@ export interface CoalesceOptions {
  * @example
  * run$.pipe(coalesce({ windowMs: 50, maxChars: 512 }));
  */
-export function coalesce({ windowMs, maxChars = Infinity, scheduler = asyncScheduler }: CoalesceOptions): MonoTypeOperatorFunction<AgentEvent> {
+export function coalesce({
+  windowMs,
+  maxChars = Infinity,
+  scheduler = asyncScheduler,
+}: CoalesceOptions): MonoTypeOperatorFunction<AgentEvent> {
   if (!(Number.isFinite(windowMs) && windowMs >= 0)) {
     throw new RangeError(`rxgate: coalesce windowMs must be a number of milliseconds, 0 or more; got ${windowMs}`);
   }

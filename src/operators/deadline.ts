@@ -55,19 +55,32 @@ function checkMs(name: string, ms: number | undefined): void {
  * @example
  * run$.pipe(deadline({ totalMs: 120_000, firstTokenMs: 30_000, cancellation }));
  */
-export function deadline({ totalMs, firstTokenMs, cancellation, scheduler = asyncScheduler }: DeadlineOptions): MonoTypeOperatorFunction<AgentEvent> {
+export function deadline({
+  totalMs,
+  firstTokenMs,
+  cancellation,
+  scheduler = asyncScheduler,
+}: DeadlineOptions): MonoTypeOperatorFunction<AgentEvent> {
   checkMs('totalMs', totalMs);
   checkMs('firstTokenMs', firstTokenMs);
   if (totalMs === undefined && firstTokenMs === undefined) return identity;
   return connect((events$) => {
-    const firstText$ = events$.pipe(filter((event) => event.type === 'text' && event.delta !== ''), take(1));
+    const firstText$ = events$.pipe(
+      filter((event) => event.type === 'text' && event.delta !== ''),
+      take(1),
+    );
     const ended$ = events$.pipe(ignoreElements(), endWith(null));
     const limits: Observable<DeadlineError>[] = [];
     if (totalMs !== undefined) {
       limits.push(timer(totalMs, scheduler).pipe(map(() => new DeadlineError('deadline_exceeded', totalMs))));
     }
     if (firstTokenMs !== undefined) {
-      limits.push(timer(firstTokenMs, scheduler).pipe(map(() => new DeadlineError('first_token_timeout', firstTokenMs)), takeUntil(firstText$)));
+      limits.push(
+        timer(firstTokenMs, scheduler).pipe(
+          map(() => new DeadlineError('first_token_timeout', firstTokenMs)),
+          takeUntil(firstText$),
+        ),
+      );
     }
     const expired$ = merge(...limits).pipe(
       take(1),

@@ -64,7 +64,14 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
         const trailer: ChatCompletionChunk[] = [];
         if (!finished) trailer.push(chunk({}, 'stop'));
         if (meta.includeUsage) {
-          trailer.push({ id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], usage: toChatUsage(usage) });
+          trailer.push({
+            id: meta.id,
+            object: 'chat.completion.chunk',
+            created: meta.created,
+            model: meta.model,
+            choices: [],
+            usage: toChatUsage(usage),
+          });
         }
         return of(...trailer);
       });

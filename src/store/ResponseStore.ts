@@ -22,14 +22,21 @@ const MAX_CHAIN = 10_000;
 
 /** Why a response (or an ancestor of one) cannot be used, as a 404 that says what happened. */
 export function missingResponse(id: string, tombstone: Tombstone | undefined, param: string | null, of?: string): RequestError {
-  const subject = of === undefined || of === id ? `response '${id}'` : `response '${id}' (an ancestor of '${of}' in its previous_response_id chain)`;
+  const subject =
+    of === undefined || of === id ? `response '${id}'` : `response '${id}' (an ancestor of '${of}' in its previous_response_id chain)`;
   const message =
     tombstone === 'evicted'
       ? `${subject} was evicted from the store by the retention policy (RXGATE_RETENTION_MAX_ITEMS / RXGATE_RETENTION_MAX_AGE_DAYS); the conversation cannot be continued`
       : tombstone === 'deleted'
         ? `${subject} was deleted; the conversation cannot be continued`
         : `${subject} not found`;
-  return new RequestError(404, message, 'invalid_request_error', param, tombstone === undefined ? 'response_not_found' : `response_${tombstone}`);
+  return new RequestError(
+    404,
+    message,
+    'invalid_request_error',
+    param,
+    tombstone === undefined ? 'response_not_found' : `response_${tombstone}`,
+  );
 }
 
 /** Stored responses, each with its turn (the input it was given and the answer), chained by `previous_response_id`. */
@@ -73,8 +80,15 @@ export class ResponseStore {
   /** The messages of the chain ending at `id`, oldest first; a missing or buried link is a 404 naming it. */
   conversation(id: string): ChatMessage[] {
     const turns: (readonly ChatMessage[])[] = [];
-    for (let cursor: string | null = id; cursor !== null; ) {
-      if (turns.length >= MAX_CHAIN) throw new RequestError(400, `the conversation of '${id}' is longer than ${MAX_CHAIN} responses`, 'invalid_request_error', 'previous_response_id', 'chain_too_long');
+    for (let cursor: string | null = id; cursor !== null;) {
+      if (turns.length >= MAX_CHAIN)
+        throw new RequestError(
+          400,
+          `the conversation of '${id}' is longer than ${MAX_CHAIN} responses`,
+          'invalid_request_error',
+          'previous_response_id',
+          'chain_too_long',
+        );
       const row = this.#select.get(cursor) as Row | undefined;
       if (!row || row.tombstone) throw missingResponse(cursor, row?.tombstone ?? undefined, 'previous_response_id', id);
       turns.push(JSON.parse(row.turn!) as ChatMessage[]);

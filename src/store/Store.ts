@@ -47,7 +47,9 @@ export class Store {
   /** Undefined when a write goes through, else why not (for the readiness check). */
   checkWritable(): string | undefined {
     try {
-      this.#db.prepare("INSERT INTO meta (key, value) VALUES ('ready_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(Date.now()));
+      this.#db
+        .prepare("INSERT INTO meta (key, value) VALUES ('ready_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        .run(String(Date.now()));
       return undefined;
     } catch (error) {
       return (error as Error).message;

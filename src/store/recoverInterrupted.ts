@@ -22,14 +22,21 @@ export function recoverInterrupted(db: Database.Database, now = Date.now()): num
       db.prepare('UPDATE runs SET status = ?, body = ? WHERE id = ?').run(run.status, JSON.stringify(run), run.id);
       appendTerminal.run({ id: run.id, type: 'run.failed', data: JSON.stringify({ type: 'run.failed', error }) });
     }
-    const responses = db.prepare("SELECT body FROM responses WHERE tombstone IS NULL AND status IN ('queued', 'in_progress')").pluck().all() as string[];
+    const responses = db
+      .prepare("SELECT body FROM responses WHERE tombstone IS NULL AND status IN ('queued', 'in_progress')")
+      .pluck()
+      .all() as string[];
     for (const body of responses) {
       const stored = JSON.parse(body) as ResponseObject;
       const response: ResponseObject = { ...stored, status: 'failed', error: { code: 'server_error', message: INTERRUPTED_MESSAGE } };
       db.prepare('UPDATE responses SET status = ?, body = ? WHERE id = ?').run(response.status, JSON.stringify(response), response.id);
       if (response.background) {
         const row = db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE stream_id = ?').pluck().get(response.id) as number;
-        appendTerminal.run({ id: response.id, type: 'response.failed', data: JSON.stringify({ type: 'response.failed', sequence_number: row, response }) });
+        appendTerminal.run({
+          id: response.id,
+          type: 'response.failed',
+          data: JSON.stringify({ type: 'response.failed', sequence_number: row, response }),
+        });
       }
     }
     return runs.length + responses.length;

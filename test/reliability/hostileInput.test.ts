@@ -44,7 +44,12 @@ function expectWellFormed({ status, contentType, text }: Answer): void {
   expect(status, text).toBeLessThan(500);
   if (status >= 400) {
     const { error } = JSON.parse(text) as { error: Record<string, unknown> };
-    expect(error).toEqual({ message: expect.any(String), type: expect.any(String), param: expect.toBeOneOf([null, expect.any(String)]), code: expect.toBeOneOf([null, expect.any(String)]) });
+    expect(error).toEqual({
+      message: expect.any(String),
+      type: expect.any(String),
+      param: expect.toBeOneOf([null, expect.any(String)]),
+      code: expect.toBeOneOf([null, expect.any(String)]),
+    });
     return;
   }
   expect(status).toBe(200);
@@ -64,7 +69,14 @@ async function expectHealthy(): Promise<void> {
 const anyValue = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.string(), fc.constant(undefined));
 const role = fc.oneof(fc.constantFrom('system', 'user', 'assistant', 'tool', 'developer'), anyValue);
 const message = fc.record(
-  { role, content: fc.oneof(fc.string({ maxLength: 200 }), fc.array(fc.record({ type: fc.oneof(fc.constant('text'), anyValue), text: anyValue }), { maxLength: 3 }), anyValue) },
+  {
+    role,
+    content: fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.array(fc.record({ type: fc.oneof(fc.constant('text'), anyValue), text: anyValue }), { maxLength: 3 }),
+      anyValue,
+    ),
+  },
   { requiredKeys: [] },
 );
 const chatRequest = fc.record(
@@ -89,13 +101,18 @@ const contentTypes = fc.constantFrom(
 
 describe('generated hostile bodies', () => {
   it('random JSON values: a 4xx envelope or a valid answer', async () => {
-    await fc.assert(fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), async (value) => expectWellFormed(await post(JSON.stringify(value)))), { numRuns: 100 });
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), async (value) => expectWellFormed(await post(JSON.stringify(value)))),
+      { numRuns: 100 },
+    );
     await expectHealthy();
   });
 
   it('chat requests with wrong types anywhere: a 4xx envelope or a valid answer', async () => {
     await fc.assert(
-      fc.asyncProperty(chatRequest, contentTypes, async (request, contentType) => expectWellFormed(await post(JSON.stringify(request), contentType))),
+      fc.asyncProperty(chatRequest, contentTypes, async (request, contentType) =>
+        expectWellFormed(await post(JSON.stringify(request), contentType)),
+      ),
       { numRuns: 150 },
     );
     await expectHealthy();
@@ -103,7 +120,9 @@ describe('generated hostile bodies', () => {
 
   it('random bytes (invalid UTF-8 included) under any content type: a 4xx envelope or a valid answer', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 512 }), contentTypes, async (bytes, contentType) => expectWellFormed(await post(bytes, contentType))),
+      fc.asyncProperty(fc.uint8Array({ maxLength: 512 }), contentTypes, async (bytes, contentType) =>
+        expectWellFormed(await post(bytes, contentType)),
+      ),
       { numRuns: 100 },
     );
     await expectHealthy();
@@ -141,7 +160,11 @@ describe('hand-made hostile bodies', () => {
   });
 
   it('invalid UTF-8 inside a JSON string, and a charset that is not UTF-8', async () => {
-    const bytes = Buffer.concat([Buffer.from('{"model":"m","messages":[{"role":"user","content":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from('"}]}')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"model":"m","messages":[{"role":"user","content":"'),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+      Buffer.from('"}]}'),
+    ]);
     expectWellFormed(await post(bytes));
     const latin1 = await post(valid('hi'), 'application/json; charset=latin1');
     expectWellFormed(latin1);
@@ -150,7 +173,11 @@ describe('hand-made hostile bodies', () => {
 
   it('a Content-Encoding the body does not decompress with, or that is unknown: a 4xx envelope', async () => {
     for (const encoding of ['br', 'gzip', 'deflate', 'zstd', 'x-unknown']) {
-      const response = await fetch(`${running.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: valid('hi') });
+      const response = await fetch(`${running.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: valid('hi'),
+      });
       const answer = { status: response.status, contentType: '', text: await response.text() };
       expectWellFormed(answer);
       expect(answer.status).toBeGreaterThanOrEqual(400);
@@ -185,7 +212,9 @@ describe('hand-made hostile bodies', () => {
 
 describe('slowloris', () => {
   it('refuses a headers timeout longer than the request timeout at start-up', () => {
-    expect(() => loadConfig({ RXGATE_HEADERS_TIMEOUT_MS: '5000', RXGATE_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/RXGATE_HEADERS_TIMEOUT_MS must not exceed RXGATE_REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ RXGATE_HEADERS_TIMEOUT_MS: '5000', RXGATE_REQUEST_TIMEOUT_MS: '1000' })).toThrow(
+      /RXGATE_HEADERS_TIMEOUT_MS must not exceed RXGATE_REQUEST_TIMEOUT_MS/,
+    );
   });
 
   it('headers trickled a byte at a time are cut off after the headers timeout, and /health answers meanwhile', async () => {

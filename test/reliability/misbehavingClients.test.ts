@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { createScriptedUpstream, frames, type ScriptedUpstream, type UpstreamScript, type UpstreamStep } from '../support/scriptedUpstream.js';
+import {
+  createScriptedUpstream,
+  frames,
+  type ScriptedUpstream,
+  type UpstreamScript,
+  type UpstreamStep,
+} from '../support/scriptedUpstream.js';
 import { collect, openSocket } from './support/rawHttp.js';
 
 // Clients that do not play along: one that never reads, one that half-closes, and hundreds that
@@ -47,7 +53,11 @@ function heapAfterGc(): number {
 describe('a client that never reads', () => {
   it('is cut off at the slow-client bound, its upstream is stopped, and memory stays flat', async () => {
     // 64 frames of ~1 KiB text per step, the same string each time: the upstream itself holds almost nothing.
-    const burst: UpstreamStep = { raw: `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta: { content: 'x'.repeat(1000) }, finish_reason: null }] })}\n\n`.repeat(64) };
+    const burst: UpstreamStep = {
+      raw: `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta: { content: 'x'.repeat(1000) }, finish_reason: null }] })}\n\n`.repeat(
+        64,
+      ),
+    };
     const steps: UpstreamStep[] = [frames.role(), ...Array.from({ length: 600 }, () => [burst, { delayMs: 1 }]).flat(), { stall: true }];
     const server = await gateway({ steps }, { RXGATE_MAX_BUFFERED_BYTES: String(64 * 1024) });
     const before = heapAfterGc();
@@ -94,7 +104,12 @@ describe('hundreds of clients that leave in the same millisecond', () => {
     const controller = new AbortController();
     const responses = await Promise.all(
       Array.from({ length: clients }, () =>
-        fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: STREAM_REQUEST, signal: controller.signal }),
+        fetch(`${server.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: STREAM_REQUEST,
+          signal: controller.signal,
+        }),
       ),
     );
     // Every stream has delivered its first delta, so every upstream request is in flight.

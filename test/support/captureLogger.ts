@@ -4,11 +4,14 @@ import { pino, type Logger } from 'pino';
 export function captureLogger(): { logger: Logger; lines: Record<string, unknown>[]; text: () => string } {
   const raw: string[] = [];
   const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'debug' }, {
-    write: (line: string) => {
-      raw.push(line);
-      lines.push(JSON.parse(line) as Record<string, unknown>);
+  const logger = pino(
+    { level: 'debug' },
+    {
+      write: (line: string) => {
+        raw.push(line);
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
     },
-  });
+  );
   return { logger, lines, text: () => raw.join('') };
 }

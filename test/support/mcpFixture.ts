@@ -54,19 +54,27 @@ export function readRecords(log: string): FixtureRecord[] {
 }
 
 /** Polls the fixture's log until a record matches; the evidence of what the server saw. */
-export async function waitForRecord(log: string, predicate: (record: FixtureRecord) => boolean, timeoutMs = 10_000): Promise<FixtureRecord> {
+export async function waitForRecord(
+  log: string,
+  predicate: (record: FixtureRecord) => boolean,
+  timeoutMs = 10_000,
+): Promise<FixtureRecord> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const found = readRecords(log).find(predicate);
     if (found) return found;
-    if (performance.now() > deadline) throw new Error(`the MCP fixture never recorded the expected event; it recorded:\n${readFileSync(log, 'utf8')}`);
+    if (performance.now() > deadline)
+      throw new Error(`the MCP fixture never recorded the expected event; it recorded:\n${readFileSync(log, 'utf8')}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
 /** The fixture server over Streamable HTTP on 127.0.0.1, port 0, in its own process. */
 export async function startHttpFixture(log: string): Promise<{ url: string; child: ChildProcess; close: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'http'], { env: { ...process.env, MCP_FIXTURE_LOG: log }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'http'], {
+    env: { ...process.env, MCP_FIXTURE_LOG: log },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = once(child, 'exit');
   const url = await new Promise<string>((resolveUrl, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {

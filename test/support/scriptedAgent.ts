@@ -6,9 +6,7 @@ import type { InterruptReason } from '../../src/agent/interruptReason.js';
 
 /** One step of a scripted run: wait, then emit; or stay silent until cancelled; or fail. */
 export type ScriptStep =
-  | { readonly after?: number; readonly event: AgentEvent }
-  | { readonly silent: true }
-  | { readonly after?: number; readonly fail: Error };
+  { readonly after?: number; readonly event: AgentEvent } | { readonly silent: true } | { readonly after?: number; readonly fail: Error };
 
 export interface RunRecord {
   readonly request: AgentRequest;

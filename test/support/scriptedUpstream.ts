@@ -62,16 +62,31 @@ export const frames = {
   toolCallStart: (index: number, id: string, name: string): UpstreamStep => ({
     chunk: chunk({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] }),
   }),
-  toolCallArguments: (index: number, fragment: string): UpstreamStep => ({ chunk: chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }) }),
+  toolCallArguments: (index: number, fragment: string): UpstreamStep => ({
+    chunk: chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }),
+  }),
   finish: (reason: string): UpstreamStep => ({ chunk: { ...chunk({}), choices: [{ index: 0, delta: {}, finish_reason: reason }] } }),
   usage: (prompt: number, completion: number): UpstreamStep => ({
-    chunk: { id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } },
+    chunk: {
+      id: 'chatcmpl-up',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'up',
+      choices: [],
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    },
   }),
   done: (): UpstreamStep => ({ data: '[DONE]' }),
 };
 
 function chunk(delta: Record<string, unknown>): Record<string, unknown> {
-  return { id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta, finish_reason: null }] };
+  return {
+    id: 'chatcmpl-up',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'up',
+    choices: [{ index: 0, delta, finish_reason: null }],
+  };
 }
 
 /** A plain text answer, finished and terminated as a well-behaved upstream sends it. */

@@ -16,7 +16,11 @@ export interface TestApp {
 }
 
 /** The real app on 127.0.0.1 and a free port, with the built-in defaults unless overridden. */
-export async function startApp(agent: Agent, overrides: Partial<AppConfig> = {}, options: Partial<CreateAppOptions> = {}): Promise<TestApp> {
+export async function startApp(
+  agent: Agent,
+  overrides: Partial<AppConfig> = {},
+  options: Partial<CreateAppOptions> = {},
+): Promise<TestApp> {
   const config = { ...loadConfig({}), ...overrides };
   const { app, activeRuns, store } = createApp({ ...options, agent, config });
   const server = createServer(app);

@@ -15,7 +15,9 @@ export interface LlmGateway extends TestApp {
  * tools unless `agent.tools` says otherwise), on 127.0.0.1 and a free port, with the app and the
  * agent logging to one watched pino logger.
  */
-export async function startLlmGateway(agent: Omit<LlmAgentOptions, 'model' | 'logger'> & Partial<Pick<LlmAgentOptions, 'model'>>): Promise<LlmGateway> {
+export async function startLlmGateway(
+  agent: Omit<LlmAgentOptions, 'model' | 'logger'> & Partial<Pick<LlmAgentOptions, 'model'>>,
+): Promise<LlmGateway> {
   const log = watchedLogger();
   const llm = createLlmAgent({ model: 'up-model', tools: [currentTimeTool, calculatorTool], logger: log.logger, ...agent });
   return { ...(await startApp(llm, {}, { logger: log.logger })), log };
@@ -39,7 +41,8 @@ export function useLlmGateway() {
     gateway = undefined;
     upstream = undefined;
   });
-  const open = async (baseUrl: string, agent: GatewayOptions) => (gateway = await startLlmGateway({ baseUrl, apiKey: TEST_API_KEY, ...agent }));
+  const open = async (baseUrl: string, agent: GatewayOptions) =>
+    (gateway = await startLlmGateway({ baseUrl, apiKey: TEST_API_KEY, ...agent }));
   return {
     async start(scripts: readonly UpstreamScript[], agent: GatewayOptions = {}) {
       const started = await createScriptedUpstream(scripts);

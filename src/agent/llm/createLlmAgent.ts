@@ -1,4 +1,18 @@
-import { asyncScheduler, concat, connect, defer, filter, merge, mergeMap, of, tap, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  concat,
+  connect,
+  defer,
+  filter,
+  merge,
+  mergeMap,
+  of,
+  tap,
+  throwError,
+  timeout,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Agent, ChatMessage } from '../agent.js';
@@ -87,18 +101,33 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       timeout({
         first: firstTokenTimeoutMs,
         scheduler,
-        with: () => throwError(() => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`)),
+        with: () =>
+          throwError(
+            () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
+          ),
       }),
-      deadline(requestTimeoutMs, () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`), scheduler),
+      deadline(
+        requestTimeoutMs,
+        () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`),
+        scheduler,
+      ),
       toTurnEvents(),
     );
   }
 
-  function runTools(turn: TurnEnd, signal: AbortSignal, nextTurn$: (toolMessages: ChatMessage[]) => Observable<AgentEvent>): Observable<AgentEvent> {
+  function runTools(
+    turn: TurnEnd,
+    signal: AbortSignal,
+    nextTurn$: (toolMessages: ChatMessage[]) => Observable<AgentEvent>,
+  ): Observable<AgentEvent> {
     return defer(() => {
       const outcomes = new Map<string, string>();
       const calls$ = turn.toolCalls.map((call) =>
-        runToolCall(toolsByName.get(call.function.name), { callId: call.id, name: call.function.name, arguments: call.function.arguments }, signal),
+        runToolCall(
+          toolsByName.get(call.function.name),
+          { callId: call.id, name: call.function.name, arguments: call.function.arguments },
+          signal,
+        ),
       );
       const tools$ = merge(...calls$).pipe(
         tap((event) => {
@@ -107,18 +136,29 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       );
       const toolMessages = (): ChatMessage[] =>
         turn.toolCalls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: outcomes.get(call.id) ?? 'Error: no result' }));
-      return concat(tools$, defer(() => nextTurn$(toolMessages())));
+      return concat(
+        tools$,
+        defer(() => nextTurn$(toolMessages())),
+      );
     });
   }
 
-  function converse(messages: readonly ChatMessage[], iteration: number, signal: AbortSignal, requestId: string | undefined): Observable<AgentEvent> {
+  function converse(
+    messages: readonly ChatMessage[],
+    iteration: number,
+    signal: AbortSignal,
+    requestId: string | undefined,
+  ): Observable<AgentEvent> {
     logger.debug({ iteration, messages: messages.length }, 'calling the upstream model');
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next.
     return callModel(messages, signal, requestId).pipe(
       connect((turn$) =>
         merge(
           turn$.pipe(filter((event): event is AgentEvent => event.type !== 'turn_end')),
-          turn$.pipe(filter((event): event is TurnEnd => event.type === 'turn_end'), mergeMap((event) => afterTurn(event))),
+          turn$.pipe(
+            filter((event): event is TurnEnd => event.type === 'turn_end'),
+            mergeMap((event) => afterTurn(event)),
+          ),
         ),
       ),
     );
@@ -129,8 +169,14 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         const note = `\n\n[rxgate: stopped after ${maxIterations} model calls, the limit (maxIterations), while the model was still calling tools.]`;
         return of<AgentEvent[]>({ type: 'text', delta: note }, { type: 'finish', reason: 'length' });
       }
-      const assistant: ChatMessage = { role: 'assistant', content: event.content === '' ? null : event.content, tool_calls: event.toolCalls };
-      return runTools(event, signal, (toolMessages) => converse([...messages, assistant, ...toolMessages], iteration + 1, signal, requestId));
+      const assistant: ChatMessage = {
+        role: 'assistant',
+        content: event.content === '' ? null : event.content,
+        tool_calls: event.toolCalls,
+      };
+      return runTools(event, signal, (toolMessages) =>
+        converse([...messages, assistant, ...toolMessages], iteration + 1, signal, requestId),
+      );
     }
   }
 
@@ -146,7 +192,10 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
               if (event.type === 'usage') usage = sumUsage(usage, event.usage);
             }),
           );
-          return { events: events$, interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage }, 'llm run interrupted') };
+          return {
+            events: events$,
+            interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage }, 'llm run interrupted'),
+          };
         },
         { logger },
       );

@@ -19,7 +19,8 @@ export function createToolCallAssembler(): ToolCallAssembler {
   return {
     add(deltas) {
       for (const delta of deltas) {
-        const index = delta.index ?? (delta.id !== undefined && delta.id !== byIndex.get(lastIndex)?.id ? lastIndex + 1 : Math.max(lastIndex, 0));
+        const index =
+          delta.index ?? (delta.id !== undefined && delta.id !== byIndex.get(lastIndex)?.id ? lastIndex + 1 : Math.max(lastIndex, 0));
         lastIndex = Math.max(lastIndex, index);
         const call = byIndex.get(index) ?? { id: '', name: '', arguments: '' };
         byIndex.set(index, call);

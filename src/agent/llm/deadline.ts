@@ -21,7 +21,5 @@ export function deadline<T>(ms: number, createError: () => Error, scheduler: Sch
           throw createError();
         }),
       ),
-    ).pipe(
-      takeWhile((value): value is T => value !== END),
-    );
+    ).pipe(takeWhile((value): value is T => value !== END));
 }

@@ -60,7 +60,11 @@ export async function openUpstream({ url, apiKey, body, signal, requestId, onRes
   onResponse?.(status);
   if (status === 401 || status === 403) {
     const hint = apiKey ? 'check the API key' : 'no API key is configured';
-    throw new UpstreamError('unauthorized', `refused the request with HTTP ${status} (${hint}): ${await errorDetail(response, apiKey)}`, status);
+    throw new UpstreamError(
+      'unauthorized',
+      `refused the request with HTTP ${status} (${hint}): ${await errorDetail(response, apiKey)}`,
+      status,
+    );
   }
   if (status === 429) {
     const retryAfter = headerOf(response, 'retry-after');

@@ -17,7 +17,12 @@ export function toUpstreamError(error: unknown, url: string, phase: 'connect' | 
   const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
   const code = errorCode(cause) ?? errorCode(error);
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
-    return new UpstreamError('unreachable', `at ${url} is unreachable (${code}); check the base URL and that the server is running`, undefined, { cause: error });
+    return new UpstreamError(
+      'unreachable',
+      `at ${url} is unreachable (${code}); check the base URL and that the server is running`,
+      undefined,
+      { cause: error },
+    );
   }
   const detail = code ?? (cause instanceof Error ? cause.message : String(cause));
   const message =

@@ -44,12 +44,23 @@ export function upstreamChunks(post: UpstreamPost): Observable<UpstreamChunk> {
           try {
             chunk = JSON.parse(data) as UpstreamChunk & { error?: unknown };
           } catch {
-            failure = new UpstreamError('malformed_frame', `sent a frame that is not JSON: ${redactSecret(data.slice(0, 200), apiKey)}`, status);
+            failure = new UpstreamError(
+              'malformed_frame',
+              `sent a frame that is not JSON: ${redactSecret(data.slice(0, 200), apiKey)}`,
+              status,
+            );
             return;
           }
           if (chunk.error !== undefined && chunk.error !== null) {
-            const detail = typeof chunk.error === 'string' ? chunk.error : ((chunk.error as { message?: unknown }).message ?? JSON.stringify(chunk.error));
-            failure = new UpstreamError('upstream_error', `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`, status);
+            const detail =
+              typeof chunk.error === 'string'
+                ? chunk.error
+                : ((chunk.error as { message?: unknown }).message ?? JSON.stringify(chunk.error));
+            failure = new UpstreamError(
+              'upstream_error',
+              `failed mid-stream: ${redactSecret(String(detail).slice(0, 300), apiKey)}`,
+              status,
+            );
             return;
           }
           if (chunk.choices?.some((choice) => choice.finish_reason)) finished = true;

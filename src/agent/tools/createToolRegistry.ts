@@ -28,7 +28,9 @@ export function createToolRegistry(tools: readonly Tool[] = BUILTIN_TOOLS): Tool
     select(names) {
       const unknown = names.filter((name) => !byName.has(name));
       if (unknown.length > 0) {
-        throw new Error(`rxgate: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; available: ${[...byName.keys()].join(', ')}`);
+        throw new Error(
+          `rxgate: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; available: ${[...byName.keys()].join(', ')}`,
+        );
       }
       return [...new Set(names)].map((name) => byName.get(name)!);
     },

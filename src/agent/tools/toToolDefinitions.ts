@@ -13,7 +13,8 @@ export interface ToolDefinition {
  */
 export function toToolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
   return tools.map((tool) => {
-    if (tool.inputSchema) return { type: 'function', function: { name: tool.name, description: tool.description, parameters: { ...tool.inputSchema } } };
+    if (tool.inputSchema)
+      return { type: 'function', function: { name: tool.name, description: tool.description, parameters: { ...tool.inputSchema } } };
     const parameters = z.toJSONSchema(tool.parameters) as Record<string, unknown>;
     // The dialect marker is noise to the model and some upstreams reject it.
     delete parameters.$schema;

@@ -28,7 +28,9 @@ export const inputField = z.union([text, z.array(z.unknown())], { error: 'input 
 type InputPart = z.output<typeof part>;
 
 const toContentPart = (p: InputPart): ContentPart =>
-  p.type === 'input_image' ? { type: 'image_url', image_url: { url: p.image_url, ...(p.detail ? { detail: p.detail } : {}) } } : { type: 'text', text: p.text };
+  p.type === 'input_image'
+    ? { type: 'image_url', image_url: { url: p.image_url, ...(p.detail ? { detail: p.detail } : {}) } }
+    : { type: 'text', text: p.text };
 
 const hasText = (content: ChatMessage['content']): boolean =>
   typeof content === 'string' ? content.trim() !== '' : (content ?? []).some((p) => p.type === 'image_url' || p.text.trim() !== '');
@@ -36,7 +38,8 @@ const hasText = (content: ChatMessage['content']): boolean =>
 /** The Responses API `input` (a string, or messages with `input_text` parts) as chat messages. */
 export function parseInput(input: string | readonly unknown[], body: unknown): ChatMessage[] {
   if (typeof input === 'string') {
-    if (input.trim() === '') throw new RequestError(400, "invalid 'input': input must not be empty", 'invalid_request_error', 'input', 'invalid_value');
+    if (input.trim() === '')
+      throw new RequestError(400, "invalid 'input': input must not be empty", 'invalid_request_error', 'input', 'invalid_value');
     return [{ role: 'user', content: input }];
   }
   const parsed = items.safeParse(input);
@@ -49,7 +52,13 @@ export function parseInput(input: string | readonly unknown[], body: unknown): C
     return { role, content: parts };
   });
   if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
-    throw new RequestError(400, "invalid 'input': input must contain a user message with content", 'invalid_request_error', 'input', 'invalid_value');
+    throw new RequestError(
+      400,
+      "invalid 'input': input must contain a user message with content",
+      'invalid_request_error',
+      'input',
+      'invalid_value',
+    );
   }
   return messages;
 }

@@ -4,12 +4,20 @@ import { RequestError } from '../../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../invalidRequest.js';
 import { inputField, parseInput } from './parseInput.js';
 
-const flag = (name: string) => z.boolean({ error: `${name} must be a boolean` }).nullable().optional();
+const flag = (name: string) =>
+  z
+    .boolean({ error: `${name} must be a boolean` })
+    .nullable()
+    .optional();
 
 const responseRequestSchema = z.object({
   model: z.string().min(1).max(256).optional(),
   input: inputField,
-  instructions: z.string({ error: 'instructions must be a string' }).max(64 * 1024).nullable().optional(),
+  instructions: z
+    .string({ error: 'instructions must be a string' })
+    .max(64 * 1024)
+    .nullable()
+    .optional(),
   previous_response_id: z.string({ error: 'previous_response_id must be a string' }).min(1).max(256).nullable().optional(),
   store: flag('store'),
   stream: flag('stream'),
@@ -43,7 +51,13 @@ export function parseResponseRequest(body: unknown): ResponseRequest {
     background: background ?? false,
   };
   if (request.background && !request.store) {
-    throw new RequestError(400, "invalid 'background': a background response must be stored; drop store: false", 'invalid_request_error', 'background', 'invalid_value');
+    throw new RequestError(
+      400,
+      "invalid 'background': a background response must be stored; drop store: false",
+      'invalid_request_error',
+      'background',
+      'invalid_value',
+    );
   }
   return request;
 }

@@ -8,7 +8,6 @@ import { toLoggedEvent } from '../../store/loggedEvent.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
 
-
 /**
  * Runs a `background: true` response detached from the connection, logging its events for
  * `GET /v1/responses/{id}?stream=true`. A cancel leaves it `cancelled`, shutdown `incomplete`;

@@ -30,7 +30,13 @@ export function retrieveResponseRoute(context: ResponsesContext): RequestHandler
     }
     const after = parseEventCursor(req.query.starting_after, 'starting_after');
     if (!response.background) {
-      throw new RequestError(400, `response '${id}' was not created with background: true, so its events were not kept`, 'invalid_request_error', 'stream', 'invalid_value');
+      throw new RequestError(
+        400,
+        `response '${id}' was not created with background: true, so its events were not kept`,
+        'invalid_request_error',
+        'stream',
+        'invalid_value',
+      );
     }
     await streamLoggedEvents(res, replayEvents(context.store.events, context.detached, id, after), context);
   };
@@ -42,7 +48,13 @@ export function cancelResponseRoute(context: ResponsesContext): RequestHandler {
     const id = idOf(req.params);
     const response = currentResponse(context, id);
     if (!response.background) {
-      throw new RequestError(400, `response '${id}' is not a background response; only those can be cancelled`, 'invalid_request_error', null, 'not_background');
+      throw new RequestError(
+        400,
+        `response '${id}' is not a background response; only those can be cancelled`,
+        'invalid_request_error',
+        null,
+        'not_background',
+      );
     }
     await context.detached.get(id)?.stop(InterruptReason.stopRequested);
     res.json(currentResponse(context, id));

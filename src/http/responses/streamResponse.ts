@@ -45,7 +45,14 @@ export function streamResponse(res: Response, turn: ResponseTurn, context: Respo
     settle(response);
     return responseFrame(draft.event('response.incomplete', { response }));
   };
-  return serveSse(res, frames$, { cancellation, stop$, metrics, keepaliveMs: context.keepaliveMs, maxBufferedBytes: context.maxBufferedBytes, finalFrame }).finally(() => {
+  return serveSse(res, frames$, {
+    cancellation,
+    stop$,
+    metrics,
+    keepaliveMs: context.keepaliveMs,
+    maxBufferedBytes: context.maxBufferedBytes,
+    finalFrame,
+  }).finally(() => {
     metrics.inFlightStreams.dec();
     finish();
   });

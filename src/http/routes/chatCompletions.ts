@@ -33,14 +33,28 @@ export function chatCompletionsRoute(options: ChatCompletionsRouteOptions): Requ
     const model = request.model ?? options.defaultModel;
     const cancellation = new Cancellation();
     const context = { cancellation, model, scheduler: asyncScheduler };
-    const operators = { events: [applyOperators(options.operators.events, context)], chunks: [applyOperators(options.operators.chunks, context)] };
-    const run$ = agent.run({ messages: request.messages, model, requestId: locals.requestId }, cancellation).pipe(recordRunMetrics(metrics, (usage) => (locals.usage = usage)));
+    const operators = {
+      events: [applyOperators(options.operators.events, context)],
+      chunks: [applyOperators(options.operators.chunks, context)],
+    };
+    const run$ = agent
+      .run({ messages: request.messages, model, requestId: locals.requestId }, cancellation)
+      .pipe(recordRunMetrics(metrics, (usage) => (locals.usage = usage)));
     const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
     const { stop$, finish } = activeRuns.add(cancellation);
     metrics.inFlightStreams.inc();
     try {
       if (request.stream) {
-        await streamChatCompletion(res, { run$, meta, cancellation, stop$, metrics, operators, keepaliveMs: options.keepaliveMs, maxBufferedBytes: options.maxBufferedBytes });
+        await streamChatCompletion(res, {
+          run$,
+          meta,
+          cancellation,
+          stop$,
+          metrics,
+          operators,
+          keepaliveMs: options.keepaliveMs,
+          maxBufferedBytes: options.maxBufferedBytes,
+        });
       } else {
         await respondChatCompletion(res, { run$: run$.pipe(composeOperators(operators.events)), meta, cancellation, stop$, metrics });
       }

@@ -6,7 +6,11 @@ import { inputField, parseInput } from '../responses/parseInput.js';
 const runRequestSchema = z.object({
   model: z.string().min(1).max(256).optional(),
   input: inputField,
-  instructions: z.string({ error: 'instructions must be a string' }).max(64 * 1024).nullable().optional(),
+  instructions: z
+    .string({ error: 'instructions must be a string' })
+    .max(64 * 1024)
+    .nullable()
+    .optional(),
 });
 
 export interface RunRequest {

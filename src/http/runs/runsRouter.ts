@@ -17,35 +17,49 @@ function currentRun(context: RunsContext, id: string): RunObject {
 
 const idOf = (params: Record<string, string | string[]>): string => String(params.id);
 
-const createRunRoute = (context: RunsContext): RequestHandler => (req, res) => {
-  const run = startRun(parseRunRequest(req.body), context);
-  res.status(202).json({ run_id: run.id, status: context.liveRuns.get(run.id)?.().status ?? run.status });
-};
+const createRunRoute =
+  (context: RunsContext): RequestHandler =>
+  (req, res) => {
+    const run = startRun(parseRunRequest(req.body), context);
+    res.status(202).json({ run_id: run.id, status: context.liveRuns.get(run.id)?.().status ?? run.status });
+  };
 
-const retrieveRunRoute = (context: RunsContext): RequestHandler => (req, res) => {
-  res.json(currentRun(context, idOf(req.params)));
-};
+const retrieveRunRoute =
+  (context: RunsContext): RequestHandler =>
+  (req, res) => {
+    res.json(currentRun(context, idOf(req.params)));
+  };
 
 /** Every event after `Last-Event-ID` (or `?after=`), then the live ones; leaving does not stop the run. */
-const runEventsRoute = (context: RunsContext): RequestHandler => async (req, res) => {
-  const id = idOf(req.params);
-  currentRun(context, id);
-  const header = req.get('last-event-id');
-  const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
-  await streamLoggedEvents(res, replayEvents(context.store.events, context.detached, id, after), context);
-};
+const runEventsRoute =
+  (context: RunsContext): RequestHandler =>
+  async (req, res) => {
+    const id = idOf(req.params);
+    currentRun(context, id);
+    const header = req.get('last-event-id');
+    const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
+    await streamLoggedEvents(res, replayEvents(context.store.events, context.detached, id, after), context);
+  };
 
 /** Interrupts a running run with `Stop requested via API`; it ends `cancelled`. A finished run is a 409. */
-const stopRunRoute = (context: RunsContext): RequestHandler => async (req, res) => {
-  const id = idOf(req.params);
-  const run = currentRun(context, id);
-  const live = context.detached.get(id);
-  if (!live) {
-    throw new RequestError(409, `run '${id}' has already finished (status ${run.status}); only a running run can be stopped`, 'invalid_request_error', null, 'run_not_running');
-  }
-  await live.stop(InterruptReason.stopRequested);
-  res.json(currentRun(context, id));
-};
+const stopRunRoute =
+  (context: RunsContext): RequestHandler =>
+  async (req, res) => {
+    const id = idOf(req.params);
+    const run = currentRun(context, id);
+    const live = context.detached.get(id);
+    if (!live) {
+      throw new RequestError(
+        409,
+        `run '${id}' has already finished (status ${run.status}); only a running run can be stopped`,
+        'invalid_request_error',
+        null,
+        'run_not_running',
+      );
+    }
+    await live.stop(InterruptReason.stopRequested);
+    res.json(currentRun(context, id));
+  };
 
 /** The Runs API: `POST /runs`, `GET /runs/{id}`, `GET /runs/{id}/events`, `POST /runs/{id}/stop`. */
 export function runsRouter(context: Omit<RunsContext, 'liveRuns'>): Router {

@@ -22,7 +22,18 @@ export function startRun(request: RunRequest, context: RunsContext): RunObject {
   detached.assertCapacity();
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? context.defaultModel;
-  let run: RunObject = { id, object: 'run', status: 'queued', model, created_at: now(), started_at: null, completed_at: null, output: '', usage: null, error: null };
+  let run: RunObject = {
+    id,
+    object: 'run',
+    status: 'queued',
+    model,
+    created_at: now(),
+    started_at: null,
+    completed_at: null,
+    output: '',
+    usage: null,
+    error: null,
+  };
   // The output so far is kept as a string and put into the run only when it is shown or saved:
   // a delta must not copy the whole run object.
   let output = '';
@@ -40,8 +51,7 @@ export function startRun(request: RunRequest, context: RunsContext): RunObject {
     else if (event.type === 'run.completed') {
       output = event.output;
       update({ status: 'completed', usage: event.usage, completed_at: now() });
-    }
-    else if (event.type === 'run.failed') update({ status: 'failed', error: event.error, completed_at: now() });
+    } else if (event.type === 'run.failed') update({ status: 'failed', error: event.error, completed_at: now() });
   };
   detached.start(
     id,

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { AgentEvent, FinishReason, Usage } from '../../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../../agent/sumUsage.js';
 import { toOpenAIError } from '../../errors/toOpenAIError.js';
-import type { FunctionCallItem, ItemStatus, MessageItem, OutputItem, ResponseMeta, ResponseObject, ResponseStatus, ResponseStreamEvent } from './responseObject.js';
+import type {
+  FunctionCallItem,
+  ItemStatus,
+  MessageItem,
+  OutputItem,
+  ResponseMeta,
+  ResponseObject,
+  ResponseStatus,
+  ResponseStreamEvent,
+} from './responseObject.js';
 
 type Fields = Record<string, unknown>;
 const shortId = () => randomUUID().replaceAll('-', '');
@@ -104,7 +113,9 @@ export class ResponseDraft {
       const item: MessageItem = { id: `msg_${shortId()}`, type: 'message', status: 'in_progress', role: 'assistant', content: [] };
       this.#openMessage = this.#items.push(item) - 1;
       events.push(this.event('response.output_item.added', { output_index: this.#openMessage, item }));
-      events.push(this.event('response.content_part.added', { ...this.#where(), part: { type: 'output_text', text: '', annotations: [] } }));
+      events.push(
+        this.event('response.content_part.added', { ...this.#where(), part: { type: 'output_text', text: '', annotations: [] } }),
+      );
     }
     const message = this.#items[this.#openMessage] as MessageItem;
     const text = (message.content[0]?.text ?? '') + delta;
@@ -133,7 +144,14 @@ export class ResponseDraft {
   }
 
   #startCall(callId: string, name: string, args: string): ResponseStreamEvent[] {
-    const item: FunctionCallItem = { id: `fc_${shortId()}`, type: 'function_call', status: 'in_progress', call_id: callId, name, arguments: '' };
+    const item: FunctionCallItem = {
+      id: `fc_${shortId()}`,
+      type: 'function_call',
+      status: 'in_progress',
+      call_id: callId,
+      name,
+      arguments: '',
+    };
     const outputIndex = this.#items.push({ ...item, arguments: args }) - 1;
     const where = { item_id: item.id, output_index: outputIndex };
     return [
@@ -144,7 +162,9 @@ export class ResponseDraft {
   }
 
   #endCall(callId: string, status: ItemStatus): ResponseStreamEvent[] {
-    const index = this.#items.findIndex((item) => item.type === 'function_call' && item.call_id === callId && item.status === 'in_progress');
+    const index = this.#items.findIndex(
+      (item) => item.type === 'function_call' && item.call_id === callId && item.status === 'in_progress',
+    );
     if (index < 0) return [];
     const item = { ...this.#items[index]!, status };
     this.#items[index] = item;

@@ -39,7 +39,11 @@ export function collect(socket: Socket, waitMs: number): Promise<RawExchange> {
 }
 
 /** Sends `parts` (with `gapMs` between them) on a fresh connection and collects the answer. */
-export async function exchange(origin: string, parts: readonly (string | Buffer)[], { gapMs = 0, waitMs = 2_000, halfClose = false } = {}): Promise<RawExchange> {
+export async function exchange(
+  origin: string,
+  parts: readonly (string | Buffer)[],
+  { gapMs = 0, waitMs = 2_000, halfClose = false } = {},
+): Promise<RawExchange> {
   const socket = await openSocket(origin);
   const answer = collect(socket, waitMs);
   for (const part of parts) {
@@ -58,4 +62,5 @@ export function postHead(length: number | undefined, contentType = 'application/
 }
 
 /** One chunk of a chunked body. */
-export const chunked = (part: string | Buffer) => Buffer.concat([Buffer.from(`${Buffer.byteLength(part).toString(16)}\r\n`), Buffer.from(part), Buffer.from('\r\n')]);
+export const chunked = (part: string | Buffer) =>
+  Buffer.concat([Buffer.from(`${Buffer.byteLength(part).toString(16)}\r\n`), Buffer.from(part), Buffer.from('\r\n')]);

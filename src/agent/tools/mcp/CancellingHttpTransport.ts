@@ -1,4 +1,9 @@
-import { StreamableHTTPClientTransport, type JSONRPCMessage, type RequestId, type TransportSendOptions } from '@modelcontextprotocol/client';
+import {
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+  type RequestId,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 
 function cancelledRequestId(message: JSONRPCMessage): RequestId | undefined {
   if (!('method' in message) || message.method !== 'notifications/cancelled') return undefined;

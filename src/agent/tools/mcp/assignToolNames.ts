@@ -30,7 +30,10 @@ function withSuffix(base: string, n: number): string {
  * then tool name, and the first to want a name gets it; later ones get `_2`, `_3`, ... Returns
  * the names in the order of `entries`, and the renames worth a log line.
  */
-export function assignToolNames(entries: readonly NamedToolEntry[], reserved: Iterable<string> = []): { names: string[]; renames: ToolRename[] } {
+export function assignToolNames(
+  entries: readonly NamedToolEntry[],
+  reserved: Iterable<string> = [],
+): { names: string[]; renames: ToolRename[] } {
   const taken = new Set(reserved);
   const names: string[] = new Array<string>(entries.length);
   const renames: ToolRename[] = [];

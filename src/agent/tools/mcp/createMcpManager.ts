@@ -56,15 +56,23 @@ export function createMcpManager(servers: readonly McpServerConfig[], options: M
 
   function build(): NonNullable<typeof cached> {
     const listed = connections.flatMap((connection) => connection.tools().map((tool) => ({ connection, tool })));
-    const { names, renames } = assignToolNames(listed.map(({ connection, tool }) => ({ server: connection.config.name, tool: tool.descriptor.name })), reserved);
+    const { names, renames } = assignToolNames(
+      listed.map(({ connection, tool }) => ({ server: connection.config.name, tool: tool.descriptor.name })),
+      reserved,
+    );
     for (const rename of renames) {
       const key = `${rename.server}\u0000${rename.tool}\u0000${rename.name}`;
       if (loggedRenames.has(key)) continue;
       loggedRenames.add(key);
-      const message = rename.reason === 'collision' ? 'mcp tool renamed: its name was taken' : 'mcp tool renamed: its name has characters upstreams reject';
+      const message =
+        rename.reason === 'collision'
+          ? 'mcp tool renamed: its name was taken'
+          : 'mcp tool renamed: its name has characters upstreams reject';
       logger.warn({ mcpServer: rename.server, tool: rename.tool, name: rename.name }, message);
     }
-    const origins = new Map(listed.map(({ connection, tool }, index) => [names[index]!, { server: connection.config.name, tool: tool.descriptor.name }]));
+    const origins = new Map(
+      listed.map(({ connection, tool }, index) => [names[index]!, { server: connection.config.name, tool: tool.descriptor.name }]),
+    );
     const tools = listed.map(({ connection, tool }, index) =>
       createMcpTool({
         server: connection.config.name,
@@ -89,7 +97,9 @@ export function createMcpManager(servers: readonly McpServerConfig[], options: M
     readiness: {
       name: 'mcp',
       check: async () => {
-        const connecting = connections.filter((connection) => connection.state().status === 'connecting').map((connection) => connection.config.name);
+        const connecting = connections
+          .filter((connection) => connection.state().status === 'connecting')
+          .map((connection) => connection.config.name);
         return connecting.length === 0 ? undefined : `still connecting to ${connecting.join(', ')}`;
       },
     },

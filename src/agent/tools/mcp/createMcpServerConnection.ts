@@ -62,7 +62,12 @@ export function createMcpServerConnection(config: McpServerConfig, options: McpS
   const logger = options.logger.child({ mcpServer: config.name });
   const secrets = secretsOf(config);
   const closing = new AbortController();
-  let state: McpServerState = { name: config.name, transport: config.transport, status: config.enabled ? 'connecting' : 'disabled', since: now() };
+  let state: McpServerState = {
+    name: config.name,
+    transport: config.transport,
+    status: config.enabled ? 'connecting' : 'disabled',
+    since: now(),
+  };
   let tools: readonly McpListedTool[] = [];
   let session: McpSession | undefined;
   let supervising: Promise<void> | undefined;

@@ -34,7 +34,8 @@ export interface McpToolOptions {
 }
 
 function describeFailure(error: unknown, { server, timeoutMs, closing }: McpToolOptions, signal: AbortSignal): string {
-  if (closing.aborted && !signal.aborted) return `the call was cancelled: ${closing.reason instanceof Error ? closing.reason.message : String(closing.reason)}`;
+  if (closing.aborted && !signal.aborted)
+    return `the call was cancelled: ${closing.reason instanceof Error ? closing.reason.message : String(closing.reason)}`;
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.RequestTimeout:

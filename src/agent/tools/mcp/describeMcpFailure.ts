@@ -11,7 +11,6 @@ export interface McpFailure {
 
 const MAX_REASON_LENGTH = 300;
 
-
 function codeOf(error: unknown): string | undefined {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
     const code = (cause as NodeJS.ErrnoException).code;
@@ -34,7 +33,10 @@ function describe(server: McpServerConfig, error: unknown, phase: 'handshake' | 
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.RequestTimeout:
-        return { reason: phase === 'handshake' ? 'no answer to the MCP handshake in time' : `no answer within ${server.timeoutMs} ms (timeoutMs)`, lost: phase === 'handshake' };
+        return {
+          reason: phase === 'handshake' ? 'no answer to the MCP handshake in time' : `no answer within ${server.timeoutMs} ms (timeoutMs)`,
+          lost: phase === 'handshake',
+        };
       case SdkErrorCode.ConnectionClosed:
         return { reason: `${server.transport === 'stdio' ? 'the server process exited' : 'the connection closed'}${during}`, lost: true };
       case SdkErrorCode.NotConnected:
@@ -51,7 +53,12 @@ function describe(server: McpServerConfig, error: unknown, phase: 'handshake' | 
  * Words for a failure to talk to an MCP server, with the entry's secrets (env values, header
  * values) redacted and an HTTP server named by its origin only (a URL may carry a token).
  */
-export function describeMcpFailure(server: McpServerConfig, error: unknown, secrets: readonly string[], phase: 'handshake' | 'call'): McpFailure {
+export function describeMcpFailure(
+  server: McpServerConfig,
+  error: unknown,
+  secrets: readonly string[],
+  phase: 'handshake' | 'call',
+): McpFailure {
   const failure = describe(server, error, phase);
   return { ...failure, reason: redactSecrets(failure.reason, secrets).slice(0, MAX_REASON_LENGTH) };
 }

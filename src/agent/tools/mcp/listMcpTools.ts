@@ -13,7 +13,10 @@ export interface McpToolListing {
 }
 
 /** Every page of a server's `tools/list`, each tool checked against the MCP spec on its own. */
-export async function listMcpTools(client: Pick<Client, 'request' | 'getServerCapabilities'>, options: { timeout: number; signal: AbortSignal }): Promise<McpToolListing> {
+export async function listMcpTools(
+  client: Pick<Client, 'request' | 'getServerCapabilities'>,
+  options: { timeout: number; signal: AbortSignal },
+): Promise<McpToolListing> {
   const listing: McpToolListing = { tools: [], invalid: [] };
   if (!client.getServerCapabilities()?.tools) return listing;
   let cursor: string | undefined;
@@ -24,7 +27,12 @@ export async function listMcpTools(client: Pick<Client, 'request' | 'getServerCa
       if (checked.issues === undefined) listing.tools.push(checked.value);
       else {
         const name = typeof (tool as { name?: unknown })?.name === 'string' ? (tool as { name: string }).name : '(unnamed)';
-        const problem = checked.issues.map((issue) => `${(issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.') || '(tool)'}: ${issue.message}`).join('; ');
+        const problem = checked.issues
+          .map(
+            (issue) =>
+              `${(issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.') || '(tool)'}: ${issue.message}`,
+          )
+          .join('; ');
         listing.invalid.push({ name, problem: `it breaks the MCP spec (${problem})` });
       }
     }

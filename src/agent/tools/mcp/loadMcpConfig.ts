@@ -14,7 +14,14 @@ const common = {
 };
 const stringMap = z.record(z.string(), z.string());
 // Unknown keys are ignored: files written for other hosts carry their own settings.
-const stdioEntry = z.looseObject({ type: z.literal('stdio').optional(), command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().min(1).optional(), ...common });
+const stdioEntry = z.looseObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().min(1).optional(),
+  ...common,
+});
 const httpEntry = z.looseObject({
   type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
   url: z.string().min(1),
@@ -85,7 +92,8 @@ function toServer(name: string, raw: unknown, env: ConfigSource, problems: strin
   const known = problems.length;
   const url = expand(parsed.data.url, env, `${where}.url`, problems);
   // Checked after expansion, so that the whole URL may come from a variable.
-  if (problems.length === known && (!/^https?:\/\//i.test(url) || !URL.canParse(url))) problems.push(`${where}.url: must be an http:// or https:// URL`);
+  if (problems.length === known && (!/^https?:\/\//i.test(url) || !URL.canParse(url)))
+    problems.push(`${where}.url: must be an http:// or https:// URL`);
   return { ...shared(parsed.data), transport: 'http', url, headers: expandMap(parsed.data.headers, env, `${where}.headers`, problems) };
 }
 
@@ -97,12 +105,16 @@ function toServer(name: string, raw: unknown, env: ConfigSource, problems: strin
  * field; a value itself never appears in a message, so a secret cannot leak through one.
  */
 export function loadMcpConfig(path: string, env: ConfigSource = process.env): McpServerConfig[] {
-  const fail = (problems: readonly string[]) => new ConfigError(`RXGATE_MCP_CONFIG=${path}:${problems.length === 1 ? ` ${problems[0]}` : `\n  ${problems.join('\n  ')}`}`);
+  const fail = (problems: readonly string[]) =>
+    new ConfigError(`RXGATE_MCP_CONFIG=${path}:${problems.length === 1 ? ` ${problems[0]}` : `\n  ${problems.join('\n  ')}`}`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    const reason =
+      error instanceof SyntaxError
+        ? `not valid JSON (${error.message})`
+        : `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     throw fail([reason]);
   }
   const top = file.safeParse(json);

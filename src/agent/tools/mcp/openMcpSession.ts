@@ -42,7 +42,13 @@ const SESSION_DELETE_TIMEOUT_MS = 2000;
 
 function createTransport(server: McpServerConfig): Transport & { readonly pid?: number | null } {
   if (server.transport === 'stdio') {
-    return new StdioClientTransport({ command: server.command, args: [...server.args], env: { ...server.env }, cwd: server.cwd, stderr: 'pipe' });
+    return new StdioClientTransport({
+      command: server.command,
+      args: [...server.args],
+      env: { ...server.env },
+      cwd: server.cwd,
+      stderr: 'pipe',
+    });
   }
   return new CancellingHttpTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
 }
