@@ -1,11 +1,15 @@
 #!/usr/bin/env node
+import { BUILTIN_TOOLS } from './agent/tools/createToolRegistry.js';
+import { createMcpManager, type McpManager } from './agent/tools/mcp/createMcpManager.js';
+import { loadMcpConfig } from './agent/tools/mcp/loadMcpConfig.js';
+import type { McpServerConfig } from './agent/tools/mcp/mcpServerConfig.js';
 import { loadConfig, type Config } from './config.js';
 import { createAgentFor } from './createAgentFor.js';
 import { ConfigError } from './errors/ConfigError.js';
 import { RxgateError } from './errors/RxgateError.js';
 import { upstreamReadiness } from './agent/llm/upstreamReadiness.js';
 import { loadOperatorsModule } from './loadOperatorsModule.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { startServer } from './http/startServer.js';
 import { retentionPolicy } from './store/enforceRetention.js';
@@ -19,15 +23,34 @@ function openStore(config: Config): Store {
   }
 }
 
+/** The MCP servers of RXGATE_MCP_CONFIG, connecting; only the LLM agent calls tools a model chose. */
+function startMcp(config: Config, servers: readonly McpServerConfig[], logger: Logger): McpManager | undefined {
+  if (servers.length === 0) return undefined;
+  if (!config.upstreamUrl) {
+    logger.warn(
+      { servers: servers.length },
+      'RXGATE_MCP_CONFIG is set, but the offline agent calls no MCP tools; set RXGATE_UPSTREAM_URL to use them',
+    );
+    return undefined;
+  }
+  return createMcpManager(servers, { logger, reservedNames: BUILTIN_TOOLS.map((tool) => tool.name) });
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
   const logger = createLogger(config.logLevel);
+  const mcpServers = config.mcpConfig ? loadMcpConfig(config.mcpConfig) : [];
   const metrics = createMetrics();
-  const agent = createAgentFor(config, logger, metrics);
+  const mcp = startMcp(config, mcpServers, logger);
+  const agent = createAgentFor(config, logger, metrics, mcp);
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
   const store = openStore(config);
-  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store });
+  if (mcp) readinessChecks.push(mcp.readiness);
+  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store }).catch(async (error: unknown) => {
+    await mcp?.close();
+    throw error;
+  });
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {
@@ -39,16 +62,20 @@ async function main(): Promise<void> {
 
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'signal received');
-    running.shutdown().then(
-      () => {
-        store.close();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // MCP sessions close after the runs were interrupted (which cancelled their calls on the servers).
+    running
+      .shutdown()
+      .then(() => mcp?.close())
+      .then(
+        () => {
+          store.close();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -2,7 +2,7 @@ import type { Agent } from './agent/agent.js';
 import { createLlmAgent } from './agent/llm/createLlmAgent.js';
 import { createOfflineAgent } from './agent/offline/createOfflineAgent.js';
 import { selectTools } from './agent/tools/createToolRegistry.js';
-import type { Tool } from './agent/tools/tool.js';
+import type { Tool, ToolSource } from './agent/tools/tool.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';
@@ -16,15 +16,31 @@ function toolsOf(config: Config): Tool[] {
   }
 }
 
-/** The agent the configuration asks for: the LLM agent when an upstream is set, else the offline one. */
-export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics): Agent {
+/** The built-in tools, and on top of them what `extra` offers now: the same array until either changes. */
+function combinedTools(builtIn: readonly Tool[], extra: ToolSource): ToolSource {
+  let last: { extra: readonly Tool[]; all: readonly Tool[] } | undefined;
+  return {
+    tools: () => {
+      const now = extra.tools();
+      if (last?.extra !== now) last = { extra: now, all: [...builtIn, ...now] };
+      return last.all;
+    },
+  };
+}
+
+/**
+ * The agent the configuration asks for: the LLM agent when an upstream is set, else the offline one.
+ * `extraTools` (the MCP servers' tools) are offered on top of the built-in ones, as they are at
+ * each model call: their list changes while the gateway runs.
+ */
+export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics, extraTools?: ToolSource): Agent {
   const tools = toolsOf(config);
   if (!config.upstreamUrl || !config.upstreamModel) return createOfflineAgent({ logger, tools });
   return createLlmAgent({
     baseUrl: config.upstreamUrl,
     apiKey: config.upstreamApiKey,
     model: config.upstreamModel,
-    tools,
+    tools: extraTools ? combinedTools(tools, extraTools) : tools,
     maxIterations: config.maxToolIterations,
     requestTimeoutMs: config.upstreamTimeoutMs,
     firstTokenTimeoutMs: config.upstreamFirstTokenTimeoutMs,

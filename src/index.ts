@@ -20,7 +20,11 @@ export { InterruptReason } from './agent/interruptReason.js';
 export { createLlmAgent, type LlmAgentOptions } from './agent/llm/createLlmAgent.js';
 export { createOfflineAgent, type OfflineAgentOptions } from './agent/offline/createOfflineAgent.js';
 export { BUILTIN_TOOLS, createToolRegistry, selectTools, type ToolRegistry } from './agent/tools/createToolRegistry.js';
-export { defineTool, type Tool } from './agent/tools/tool.js';
+export { defineTool, type Tool, type ToolProgress, type ToolRunContext, type ToolSource } from './agent/tools/tool.js';
+export { createMcpManager, type McpManager, type McpManagerOptions } from './agent/tools/mcp/createMcpManager.js';
+export { loadMcpConfig } from './agent/tools/mcp/loadMcpConfig.js';
+export type { McpServerConfig } from './agent/tools/mcp/mcpServerConfig.js';
+export type { McpServerState, McpServerStatus } from './agent/tools/mcp/mcpServerState.js';
 
 export { loadConfig, SETTINGS, type Config } from './config.js';
 export { createAgentFor } from './createAgentFor.js';

@@ -197,6 +197,25 @@ describe('operability', () => {
     await shutdown;
   });
 
+  it('shows the details a readiness check gives (the mcp section) whether or not it is ready', async () => {
+    const { app, readiness } = createApp({ agent: new ScriptedAgent([]), config: loadConfig({}) });
+    let connecting = true;
+    const states = () => [{ name: 'files', status: connecting ? 'connecting' : 'ready' }];
+    readiness.add({ name: 'mcp', check: async () => (connecting ? 'still connecting to files' : undefined), details: states });
+    const url = await listen(app);
+
+    const waiting = await fetch(`${url}/health/ready`);
+    expect(waiting.status).toBe(503);
+    expect(await waiting.json()).toEqual({
+      status: 'not_ready',
+      reasons: ['mcp: still connecting to files'],
+      mcp: [{ name: 'files', status: 'connecting' }],
+    });
+    connecting = false;
+    const ready = await fetch(`${url}/health/ready`);
+    expect(await ready.json()).toEqual({ status: 'ready', mcp: [{ name: 'files', status: 'ready' }] });
+  });
+
   it('answers 503 on /health/ready with the reason while shutting down', async () => {
     const { app, readiness } = createApp({ agent: new ScriptedAgent([]), config: loadConfig({}) });
     const url = await listen(app);

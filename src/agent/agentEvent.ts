@@ -41,6 +41,15 @@ export type AgentEvent =
       readonly arguments: string;
     }
   | {
+      /** A running tool's report of how far it has come (MCP progress); encoders may ignore it. */
+      readonly type: 'tool_progress';
+      readonly callId: string;
+      readonly name: string;
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
+  | {
       readonly type: 'tool_end';
       readonly callId: string;
       readonly name: string;

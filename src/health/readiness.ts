@@ -2,6 +2,8 @@
 export interface ReadinessCheck {
   readonly name: string;
   check(): Promise<string | undefined>;
+  /** What `GET /health/ready` shows under `name` whatever the verdict (the MCP servers' states). Default: nothing. */
+  details?(): unknown;
 }
 
 /** Whether the service can take work now: not shutting down, and every check passes. */
@@ -15,6 +17,11 @@ export class Readiness {
 
   markShuttingDown(): void {
     this.#shuttingDown = true;
+  }
+
+  /** Each check's details, by its name, for the checks that have some. */
+  details(): Record<string, unknown> {
+    return Object.fromEntries(this.#checks.filter((check) => check.details).map((check) => [check.name, check.details!()]));
   }
 
   async reasons(): Promise<string[]> {

@@ -23,8 +23,8 @@ import { clientToolConflicts } from '../clientToolConflicts.js';
 import { createRun } from '../createRun.js';
 import { sumUsage, ZERO_USAGE } from '../sumUsage.js';
 import { runToolCall } from '../tools/runToolCall.js';
-import type { Tool } from '../tools/tool.js';
-import { toToolDefinitions } from '../tools/toToolDefinitions.js';
+import type { Tool, ToolSource } from '../tools/tool.js';
+import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
 import { deadline } from './deadline.js';
 import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
@@ -40,7 +40,7 @@ export interface LlmAgentOptions {
   /** The upstream model every call asks for. */
   readonly model: string;
   /** The tools the model may call. Default: none. */
-  readonly tools?: readonly Tool[];
+  readonly tools?: readonly Tool[] | ToolSource;
   /** Model calls per run before it finishes with `length`. Default: `RXGATE_MAX_TOOL_ITERATIONS`'s. */
   readonly maxIterations?: number;
   /** The most one upstream call may take, from request to last byte. Default: `RXGATE_UPSTREAM_TIMEOUT_MS`'s. */
@@ -79,6 +79,13 @@ function toolChoiceFor(iteration: number, choice: ToolChoice | undefined): ToolC
   return iteration === 1 || choice === undefined || choice === 'none' || choice === 'auto' ? choice : 'auto';
 }
 
+/** The server's tools as offered in one model call: the definitions the upstream is sent, and the tools by name. */
+interface OfferedTools {
+  readonly tools: readonly Tool[];
+  readonly definitions: readonly ToolDefinition[];
+  readonly byName: ReadonlyMap<string, Tool>;
+}
+
 /**
  * The real agent: an OpenAI-compatible chat completions upstream, streamed, with tools. Each
  * model call streams its deltas out as they arrive; when the model asks for tools, they run
@@ -111,21 +118,28 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   } = options;
   const logger = (options.logger ?? silentLogger).child({ agent: 'llm', model });
   const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const toolDefinitions = toToolDefinitions(tools);
-  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
-  const serverToolNames = tools.map((tool) => tool.name);
+  const source: ToolSource = Array.isArray(tools) ? { tools: () => tools } : (tools as ToolSource);
+  // A source returns the same array until its tools change: what the upstream is told is built once per change.
+  let offered: OfferedTools | undefined;
+  const offer = (): OfferedTools => {
+    const now = source.tools();
+    if (offered?.tools !== now)
+      offered = { tools: now, definitions: toToolDefinitions(now), byName: new Map(now.map((tool) => [tool.name, tool])) };
+    return offered;
+  };
 
   function callModel(
     request: AgentRequest,
     messages: readonly ChatMessage[],
     iteration: number,
     signal: AbortSignal,
+    serverTools: OfferedTools,
   ): Observable<TurnEvent> {
     const clientTools = request.clientTools ?? [];
     const body = toUpstreamBody({
       model,
       messages,
-      tools: [...toolDefinitions, ...clientTools],
+      tools: [...serverTools.definitions, ...clientTools],
       toolChoice: toolChoiceFor(iteration, request.toolChoice),
       parallelToolCalls: request.parallelToolCalls,
       options: request.options,
@@ -157,6 +171,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
 
   function runTools(
     turn: TurnEnd,
+    serverTools: OfferedTools,
     signal: AbortSignal,
     nextTurn$: (toolMessages: ChatMessage[]) => Observable<AgentEvent>,
   ): Observable<AgentEvent> {
@@ -164,7 +179,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       const outcomes = new Map<string, string>();
       const calls$ = turn.toolCalls.map((call) =>
         runToolCall(
-          toolsByName.get(call.function.name),
+          serverTools.byName.get(call.function.name),
           { callId: call.id, name: call.function.name, arguments: call.function.arguments },
           signal,
         ),
@@ -190,8 +205,10 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     signal: AbortSignal,
   ): Observable<AgentEvent> {
     logger.debug({ iteration, messages: messages.length }, 'calling the upstream model');
+    // The tools of this moment: a tool the model was offered is the one that runs, even if the list changes meanwhile.
+    const serverTools = offer();
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next.
-    return callModel(request, messages, iteration, signal).pipe(
+    return callModel(request, messages, iteration, signal, serverTools).pipe(
       connect((turn$) =>
         merge(
           turn$.pipe(filter((event): event is AgentEvent => event.type !== 'turn_end')),
@@ -225,18 +242,23 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         content: event.content === '' ? null : event.content,
         tool_calls: event.toolCalls,
       };
-      return runTools(event, signal, (toolMessages) => converse(request, [...messages, assistant, ...toolMessages], iteration + 1, signal));
+      return runTools(event, serverTools, signal, (toolMessages) =>
+        converse(request, [...messages, assistant, ...toolMessages], iteration + 1, signal),
+      );
     }
   }
 
+  const serverToolNames = () => offer().tools.map((tool) => tool.name);
   const agent: Agent = {
-    description: `LLM agent (${model} at ${baseUrl}, tools: ${serverToolNames.join(', ') || 'none'})`,
-    serverToolNames,
+    description: `LLM agent (${model} at ${baseUrl}, tools: ${serverToolNames().join(', ') || 'none'}${Array.isArray(tools) ? '' : ', and those its tool source adds'})`,
+    get serverToolNames() {
+      return serverToolNames();
+    },
     run(request, cancellation) {
       return createRun(
         cancellation,
         (signal) => {
-          const [conflict] = clientToolConflicts(serverToolNames, request.clientTools ?? []);
+          const [conflict] = clientToolConflicts(serverToolNames(), request.clientTools ?? []);
           if (conflict) {
             const message = `the client tool "${conflict.name}" (tools[${conflict.index}]) has the name of one of the agent's own tools; rename it`;
             return { events: throwError(() => new AgentError(message, 'tool_name_conflict')) };

@@ -1,4 +1,4 @@
-import type { Tool } from './tool.js';
+import type { Tool, ToolProgress } from './tool.js';
 
 /** What a tool call came to: the text the model reads, or the error it reads instead. */
 export type ToolOutcome = { readonly result: string } | { readonly error: string };
@@ -18,7 +18,13 @@ function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false
  * sends crashes the run: an unknown tool, arguments that are not JSON, arguments the schema
  * rejects and a tool that throws all become an `error` outcome the model reads.
  */
-export async function invokeTool(tool: Tool | undefined, name: string, rawArguments: string, signal: AbortSignal): Promise<ToolOutcome> {
+export async function invokeTool(
+  tool: Tool | undefined,
+  name: string,
+  rawArguments: string,
+  signal: AbortSignal,
+  onProgress: (update: ToolProgress) => void = () => {},
+): Promise<ToolOutcome> {
   if (!tool) return { error: `there is no tool named "${name}"` };
   const parsed = parseArguments(rawArguments);
   if (!parsed.ok) return { error: `the arguments of ${name} are not valid JSON: ${rawArguments.slice(0, 200)}` };
@@ -28,7 +34,7 @@ export async function invokeTool(tool: Tool | undefined, name: string, rawArgume
     return { error: `invalid arguments for ${name}: ${issues.join('; ')}` };
   }
   try {
-    return { result: await tool.run(validated.data, signal) };
+    return { result: await tool.run(validated.data, signal, { progress: onProgress }) };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -1,9 +1,9 @@
 import { Observable } from 'rxjs';
 import type { AgentEventOf } from '../agentEvent.js';
 import { invokeTool } from './invokeTool.js';
-import type { Tool } from './tool.js';
+import type { Tool, ToolProgress } from './tool.js';
 
-export type ToolCallEvent = AgentEventOf<'tool_start'> | AgentEventOf<'tool_end'>;
+export type ToolCallEvent = AgentEventOf<'tool_start'> | AgentEventOf<'tool_progress'> | AgentEventOf<'tool_end'>;
 
 export interface ToolCallRequest {
   readonly callId: string;
@@ -12,11 +12,12 @@ export interface ToolCallRequest {
 }
 
 /**
- * One tool call as events: `tool_start` on subscription, `tool_end` with the result or the error
- * when it settles. Unsubscribing aborts the signal the tool runs with, as does `runSignal`.
+ * One tool call as events: `tool_start` on subscription, a `tool_progress` for each progress
+ * report of the tool, `tool_end` with the result or the error when it settles. Unsubscribing
+ * aborts the signal the tool runs with, as does `runSignal`.
  *
  * ```
- * result:   s----(e|)        s = tool_start, e = tool_end
+ * result:   s--p-p--(e|)        s = tool_start, p = tool_progress, e = tool_end
  * ```
  */
 export function runToolCall(tool: Tool | undefined, call: ToolCallRequest, runSignal: AbortSignal): Observable<ToolCallEvent> {
@@ -25,7 +26,18 @@ export function runToolCall(tool: Tool | undefined, call: ToolCallRequest, runSi
     const signal = AbortSignal.any([runSignal, controller.signal]);
     const started = performance.now();
     subscriber.next({ type: 'tool_start', callId: call.callId, name: call.name, arguments: call.arguments });
-    void invokeTool(tool, call.name, call.arguments, signal).then((outcome) => {
+    const onProgress = ({ progress, total, message }: ToolProgress) => {
+      if (signal.aborted) return;
+      subscriber.next({
+        type: 'tool_progress',
+        callId: call.callId,
+        name: call.name,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    };
+    void invokeTool(tool, call.name, call.arguments, signal, onProgress).then((outcome) => {
       // An aborted tool's outcome has no reader: the run that asked for it is gone.
       if (signal.aborted) return;
       const durationMs = Math.round(performance.now() - started);

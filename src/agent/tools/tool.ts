@@ -1,5 +1,18 @@
 import type { z } from 'zod';
 
+/** How far a running tool has come, as the tool reports it (MCP progress notifications). */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** What a running tool may use besides its arguments and its signal. */
+export interface ToolRunContext {
+  /** Reports progress; it reaches the run as a `tool_progress` event. */
+  progress(update: ToolProgress): void;
+}
+
 /**
  * Something the model may call. `parameters` is the zod schema of the arguments: it becomes the
  * JSON schema the model sees, and it validates what the model sends before `run` is called.
@@ -9,10 +22,24 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly parameters: Schema;
-  run(args: z.output<Schema>, signal: AbortSignal): Promise<string>;
+  /**
+   * The JSON schema the model sees, passed to the upstream as it is. For tools described in JSON
+   * Schema in the first place (MCP tools); `parameters` must then accept exactly what it describes.
+   * Default: the JSON schema generated from `parameters`.
+   */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  run(args: z.output<Schema>, signal: AbortSignal, context?: ToolRunContext): Promise<string>;
 }
 
 /** A tool with its argument type inferred from its schema. */
 export function defineTool<Schema extends z.ZodType>(tool: Tool<Schema>): Tool {
   return tool as unknown as Tool;
+}
+
+/**
+ * Where an agent finds the tools it may offer the model, read again for each run (MCP servers
+ * come, go and change their tools while the gateway runs).
+ */
+export interface ToolSource {
+  tools(): readonly Tool[];
 }
