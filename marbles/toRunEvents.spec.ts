@@ -10,6 +10,8 @@ const EVENTS: Record<string, AgentEvent> = {
   s: { type: 'tool_start', callId: 'c1', name: 'calculator', arguments: '{}' },
   e: { type: 'tool_end', callId: 'c1', name: 'calculator', error: 'bad expression', durationMs: 2 },
   u: { type: 'usage', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
+  p: { type: 'tool_progress', callId: 'c1', name: 'files__copy', progress: 2, total: 4, message: 'half way' },
+  q: { type: 'tool_progress', callId: 'c1', name: 'files__copy', progress: 3 },
 };
 
 describe('toRunEvents', () => {
@@ -22,6 +24,17 @@ describe('toRunEvents', () => {
       S: { type: 'tool.started', call_id: 'c1', name: 'calculator', arguments: '{}' },
       C: { type: 'tool.completed', call_id: 'c1', name: 'calculator', error: 'bad expression', duration_ms: 2 },
       R: { type: 'run.completed', output: 'hihi', usage: { input_tokens: 6, output_tokens: 4, total_tokens: 10 } },
+    });
+  }));
+
+  it('emits tool.progress for each progress report of a tool, with total and message only when reported', marbles((m) => {
+    const source$ =  m.cold('-p-q|', EVENTS);
+    const expected =        '-P-Q(R|)';
+
+    m.expect<unknown>(source$.pipe(toRunEvents())).toBeObservable(expected, {
+      P: { type: 'tool.progress', call_id: 'c1', name: 'files__copy', progress: 2, total: 4, message: 'half way' },
+      Q: { type: 'tool.progress', call_id: 'c1', name: 'files__copy', progress: 3 },
+      R: { type: 'run.completed', output: '', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } },
     });
   }));
 

@@ -17,6 +17,14 @@ export type RunEvent =
   | { readonly type: 'message.delta'; readonly delta: string }
   | { readonly type: 'tool.started'; readonly call_id: string; readonly name: string; readonly arguments: string }
   | {
+      readonly type: 'tool.progress';
+      readonly call_id: string;
+      readonly name: string;
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
+  | {
       readonly type: 'tool.completed';
       readonly call_id: string;
       readonly name: string;

@@ -6,7 +6,7 @@ import { toRunUsage, type RunEvent } from './runEvent.js';
 
 /**
  * Encodes agent events as run events: `message.delta` per text delta, `tool.started` and
- * `tool.completed` per tool call, then `run.completed` with the whole output and summed usage, or
+ * `tool.completed` per tool call (and `tool.progress` as an MCP tool reports it), then `run.completed` with the whole output and summed usage, or
  * `run.failed` with the error (the stream then completes). Reasoning and usage events leave no
  * event of their own.
  *
@@ -29,6 +29,17 @@ export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
             return { type: 'message.delta', delta: event.delta };
           case 'tool_start':
             return { type: 'tool.started', call_id: event.callId, name: event.name, arguments: event.arguments };
+          case 'tool_progress': {
+            const { callId, name, progress, total, message } = event;
+            return {
+              type: 'tool.progress',
+              call_id: callId,
+              name,
+              progress,
+              ...(total === undefined ? {} : { total }),
+              ...(message === undefined ? {} : { message }),
+            };
+          }
           case 'tool_end': {
             const outcome = event.error === undefined ? { result: event.result ?? '' } : { error: event.error };
             return { type: 'tool.completed', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs };
