@@ -22,6 +22,7 @@ import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
 import { metricsRoute } from './metricsRoute.js';
 import { modelsRoute } from './modelsRoute.js';
+import { refuseCrossSite } from './refuseCrossSite.js';
 import { Readiness } from '../health/readiness.js';
 import { requestContext } from './requestContext.js';
 import { route } from './route.js';
@@ -113,6 +114,8 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(logger));
+  // Before CORS and every route: a page on an origin not allowed must not run the agent with a simple request.
+  app.use(refuseCrossSite(config.corsOrigins));
   if (config.corsOrigins.length > 0) {
     app.use(corsFor(config.corsOrigins));
     app.options(
