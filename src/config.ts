@@ -92,6 +92,18 @@ export const SETTINGS = {
     schema: positiveBytes,
     doc: 'Unread bytes a slow client may owe before it is cut off.',
   },
+  maxOutputChars: {
+    env: 'RXGATE_MAX_OUTPUT_CHARS',
+    default: '1000000',
+    schema: positiveInt,
+    doc: 'Characters of text and reasoning one answer may have; past it the answer ends as cut by length (`finish_reason: "length"`).',
+  },
+  maxConversationBytes: {
+    env: 'RXGATE_MAX_CONVERSATION_BYTES',
+    default: '16777216',
+    schema: positiveBytes,
+    doc: 'Largest stored conversation a `previous_response_id` may continue, in bytes of its stored turns (400 above).',
+  },
   corsOrigins: {
     env: 'RXGATE_CORS_ORIGINS',
     default: '',

@@ -28,7 +28,7 @@ import { requestContext } from './requestContext.js';
 import { route } from './route.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
-  Partial<Pick<Config, 'maxConcurrentRuns'>>;
+  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes'>>;
 
 export interface CreateAppOptions {
   readonly agent: Agent;
@@ -95,6 +95,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     log: store.events,
     metrics,
     maxConcurrent: config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns,
+    maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   });
   readiness.add({ name: 'store writable', check: async () => store.checkWritable() });
 
@@ -107,6 +108,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     defaultModel: config.modelId,
     keepaliveMs: config.keepaliveMs,
     maxBufferedBytes: config.maxBufferedBytes,
+    maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   };
   const stored = { ...serving, store, detached };
 
