@@ -54,12 +54,13 @@ export function startLifecycle({ metrics, inFlight, activeRuns, maxOutputChars =
   // One cap for every API, so that an upstream that never stops cannot grow an answer without bound.
   const capOutput = maxOutput({ maxChars: maxOutputChars, cancellation, includeReasoning: true });
   const recordMetrics = recordRunMetrics(metrics, (usageSoFar) => (usage = usageSoFar));
+  const record: MonoTypeOperatorFunction<AgentEvent> = (events$) => events$.pipe(capOutput, recordMetrics);
   const registration = activeRuns?.add(cancellation);
   inFlight.inc();
   return {
     cancellation,
     stop$: registration?.stop$ ?? NEVER,
-    record: (events$) => events$.pipe(capOutput, recordMetrics),
+    record,
     get usage() {
       return usage;
     },
