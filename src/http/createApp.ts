@@ -110,7 +110,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     maxBufferedBytes: config.maxBufferedBytes,
     maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   };
-  const stored = { ...serving, store, detached };
+  const stored = { ...serving, store, detached, maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes };
 
   const app = express();
   app.disable('x-powered-by');
