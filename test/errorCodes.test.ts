@@ -11,6 +11,7 @@ import { startServer } from '../src/http/startServer.js';
 import { silentLogger } from '../src/logger.js';
 import { deadline } from '../src/operators/deadline.js';
 import { Store } from '../src/store/Store.js';
+import { exchange } from './reliability/support/rawHttp.js';
 import { ManualAgent } from './support/manualAgent.js';
 import { createScriptedUpstream, frames, unusedBaseUrl, type UpstreamScript } from './support/scriptedUpstream.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
@@ -158,7 +159,36 @@ async function pastDeadline(limit: { totalMs?: number; firstTokenMs?: number }):
   return envelope(await chat(url));
 }
 
+/** The envelope of what Node refuses itself, read from a raw exchange with a real server (its `clientError` handler). */
+async function refusedByNode(raw: string, waitMs?: number): Promise<Received> {
+  const running = await startServer({
+    agent: new ManualAgent(),
+    config: loadConfig({ RXGATE_PORT: '0', RXGATE_HEADERS_TIMEOUT_MS: '300', RXGATE_REQUEST_TIMEOUT_MS: '600' }),
+  });
+  closers.push(() => running.shutdown(0));
+  const { text } = await exchange(running.url, [raw], waitMs === undefined ? {} : { waitMs });
+  const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+  const { error } = JSON.parse(body) as { error: { code: string | null; type: string } };
+  return { status: Number(head.split(' ')[1]), code: error.code, type: error.type };
+}
+
 const TRIGGERS: Record<string, () => Promise<Received>> = {
+  origin_not_allowed: async () =>
+    envelope(
+      await post(
+        `${(await open()).url}/v1/chat/completions`,
+        { messages: USER },
+        { origin: 'https://elsewhere.example', 'content-type': 'text/plain' },
+      ),
+    ),
+  bad_http_request: async () => refusedByNode('GARBAGE / NOT-HTTP\r\n\r\n'),
+  headers_too_large: async () => refusedByNode(`GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'x'.repeat(20 * 1024)}\r\n\r\n`),
+  request_timeout: async () => refusedByNode('GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n', 3_300),
+  conversation_too_large: async () => {
+    const { url } = await open(new ScriptedAgent([say('ok'), finish()]), { maxConversationBytes: 1_000 });
+    const first = await createResponse(url, { input: 'x'.repeat(2_000) });
+    return envelope(await post(`${url}/v1/responses`, { input: 'hi', previous_response_id: first }));
+  },
   invalid_json: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, '{"messages": [')),
   invalid_body: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, [1, 2])),
   unsupported_encoding: async () =>

@@ -14,6 +14,7 @@ const VALUES = {
   x: text('👍👍'),
   y: text('👍'),
   r: { type: 'reasoning', delta: 'long thoughts' },
+  s: { type: 'reasoning', delta: 'long' },
   u: { type: 'usage', usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } },
   f: { type: 'finish', reason: 'stop' },
   L: { type: 'finish', reason: 'length' },
@@ -109,6 +110,27 @@ describe('maxOutput', () => {
 
     m.expect(reaches$.pipe(maxOutput({ maxChars: 4, cancellation }))).toBeObservable('-a-b-f|', VALUES);
     m.expect(exceeds$.pipe(maxOutput({ maxChars: 4, cancellation }))).toBeObservable('-a-b-(L|)', VALUES);
+  }));
+
+  it('with includeReasoning, counts reasoning and cuts it the same way', marbles((m) => {
+    const cancellation = new Cancellation();
+    const source$ =  m.cold('-r-a-|', VALUES);
+    const sourceSubs =      '^!';
+    const expected =        '-(sL|)';
+
+    m.expect(source$.pipe(maxOutput({ maxChars: 4, cancellation, includeReasoning: true }))).toBeObservable(expected, VALUES);
+    m.expect(source$).toHaveSubscriptions(sourceSubs);
+    m.flush();
+
+    expect(cancellation.reason).toBe(InterruptReason.outputLimitReached);
+  }));
+
+  it('with includeReasoning, counts text and reasoning together', marbles((m) => {
+    const cancellation = new Cancellation();
+    const source$ =  m.cold('-a-s-b-|', VALUES);
+    const expected =        '-a-s-(L|)';
+
+    m.expect(source$.pipe(maxOutput({ maxChars: 6, cancellation, includeReasoning: true }))).toBeObservable(expected, VALUES);
   }));
 
   it('refuses a negative or fractional limit', () => {

@@ -21,12 +21,12 @@ export interface ChatCompletionsContext extends ServingContext {
 
 /** `POST /v1/chat/completions`, streaming or not. */
 export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHandler {
-  const { agent, activeRuns, metrics } = context;
+  const { agent, activeRuns, metrics, maxOutputChars } = context;
   return async (req, res) => {
     const request = parseChatCompletionRequest(req.body);
     const { requestId, logger } = localsOf(res);
     const model = request.model ?? context.defaultModel;
-    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns });
+    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns, maxOutputChars });
     const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
     const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
     const run$ = agent.run({ messages: request.messages, model, requestId }, lifecycle.cancellation).pipe(lifecycle.record);

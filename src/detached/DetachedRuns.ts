@@ -46,6 +46,8 @@ export interface DetachedRunsOptions {
   readonly metrics: Metrics;
   /** More detached runs than this at once are refused (`CapacityError`, a 429). */
   readonly maxConcurrent: number;
+  /** What each run's lifecycle caps its answer at; see `startLifecycle`. Default: `RXGATE_MAX_OUTPUT_CHARS`'s. */
+  readonly maxOutputChars?: number;
 }
 
 /**
@@ -66,9 +68,9 @@ export class DetachedRuns {
 
   /** Throws `CapacityError` when the cap is reached; else starts `spec` now, detached from any connection. */
   start<S>(id: string, spec: DetachedRunSpec<S>): DetachedRun<S> {
-    const { activeRuns, log, metrics, maxConcurrent } = this.options;
+    const { activeRuns, log, metrics, maxConcurrent, maxOutputChars } = this.options;
     if (this.#runs.size >= maxConcurrent) throw new CapacityError(this.#runs.size, maxConcurrent);
-    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightRuns, activeRuns });
+    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightRuns, activeRuns, maxOutputChars });
     const { cancellation } = lifecycle;
     const live$ = new Subject<LoggedEvent>();
     let nextSeq = 0;

@@ -1,6 +1,7 @@
 import { AgentError } from './AgentError.js';
 import { CapacityError } from './CapacityError.js';
 import { ChainTooLongError } from './ChainTooLongError.js';
+import { ConversationTooLargeError } from './ConversationTooLargeError.js';
 import { DeadlineError } from './DeadlineError.js';
 import { InterruptedError } from './InterruptedError.js';
 import { RequestError } from './RequestError.js';
@@ -60,6 +61,9 @@ export function toOpenAIError(error: unknown): OpenAIError {
   }
   if (error instanceof ChainTooLongError) {
     return envelope(400, error.message, 'invalid_request_error', 'chain_too_long', 'previous_response_id');
+  }
+  if (error instanceof ConversationTooLargeError) {
+    return envelope(400, error.message, 'invalid_request_error', 'conversation_too_large', 'previous_response_id');
   }
   return envelope(500, 'rxgate: internal error while running the agent', 'server_error', 'internal_error');
 }

@@ -22,12 +22,13 @@ import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
 import { metricsRoute } from './metricsRoute.js';
 import { modelsRoute } from './modelsRoute.js';
+import { refuseCrossSite } from './refuseCrossSite.js';
 import { Readiness } from '../health/readiness.js';
 import { requestContext } from './requestContext.js';
 import { route } from './route.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
-  Partial<Pick<Config, 'maxConcurrentRuns'>>;
+  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes'>>;
 
 export interface CreateAppOptions {
   readonly agent: Agent;
@@ -94,6 +95,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     log: store.events,
     metrics,
     maxConcurrent: config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns,
+    maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   });
   readiness.add({ name: 'store writable', check: async () => store.checkWritable() });
 
@@ -106,13 +108,16 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     defaultModel: config.modelId,
     keepaliveMs: config.keepaliveMs,
     maxBufferedBytes: config.maxBufferedBytes,
+    maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   };
-  const stored = { ...serving, store, detached };
+  const stored = { ...serving, store, detached, maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes };
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(logger));
+  // Before CORS and every route: a page on an origin not allowed must not run the agent with a simple request.
+  app.use(refuseCrossSite(config.corsOrigins));
   if (config.corsOrigins.length > 0) {
     app.use(corsFor(config.corsOrigins));
     app.options(

@@ -6,6 +6,7 @@ import type { Agent } from '../agent/agent.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { Config } from '../config.js';
 import { ConfigError } from '../errors/ConfigError.js';
+import { answerClientError } from './answerClientError.js';
 import { createApp } from './createApp.js';
 import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import { Readiness, type ReadinessCheck } from '../health/readiness.js';
@@ -76,6 +77,8 @@ export async function startServer({
     },
     app,
   );
+  // What Node refuses itself (bad framing, oversized headers, timeouts) still gets the OpenAI envelope.
+  server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

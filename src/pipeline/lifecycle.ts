@@ -1,7 +1,9 @@
 import { NEVER, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
 import type { AgentEvent, Usage } from '../agent/agentEvent.js';
 import { Cancellation } from '../agent/cancellation.js';
+import { DEFAULTS } from '../config.js';
 import type { Metrics } from '../metrics/createMetrics.js';
+import { maxOutput } from '../operators/maxOutput.js';
 import type { ActiveRuns } from './activeRuns.js';
 import { recordRunMetrics } from './recordRunMetrics.js';
 
@@ -11,6 +13,8 @@ export interface LifecycleOptions {
   readonly inFlight: { inc(): void; dec(): void };
   /** Registers the run, so that shutdown and stop requests can end it. Default: not registered (a follower of someone else's run). */
   readonly activeRuns?: ActiveRuns;
+  /** Characters of text and reasoning `record` lets one answer have (`RXGATE_MAX_OUTPUT_CHARS`). Default: that setting's default. */
+  readonly maxOutputChars?: number;
 }
 
 /** One request's or one detached run's life: started, counted, recorded, finished once. */
@@ -18,7 +22,11 @@ export interface Lifecycle {
   readonly cancellation: Cancellation;
   /** Emits when the server ends the run: a stop request or shutdown (the reason is named on `cancellation`). */
   readonly stop$: Observable<void>;
-  /** Records the run's events (time to first token, tokens, upstream failures) and keeps its usage so far. */
+  /**
+   * Applied to every agent run: caps its output at `maxOutputChars` (the answer then ends with a
+   * `length` finish and the run is interrupted with `Output limit reached`), records its events
+   * (time to first token, tokens, upstream failures) and keeps its usage so far.
+   */
   readonly record: MonoTypeOperatorFunction<AgentEvent>;
   /** The usage recorded so far, if any. */
   readonly usage: Usage | undefined;
@@ -28,7 +36,8 @@ export interface Lifecycle {
 
 /**
  * Starts the one lifecycle every route and every detached run goes through: a `Cancellation`,
- * the registration that lets shutdown interrupt it, the in-flight gauge, the run's metrics.
+ * the registration that lets shutdown interrupt it, the in-flight gauge, the run's output cap and
+ * its metrics.
  *
  * @example
  * const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(route), activeRuns });
@@ -38,16 +47,20 @@ export interface Lifecycle {
  *   lifecycle.finish();
  * }
  */
-export function startLifecycle({ metrics, inFlight, activeRuns }: LifecycleOptions): Lifecycle {
+export function startLifecycle({ metrics, inFlight, activeRuns, maxOutputChars = DEFAULTS.maxOutputChars }: LifecycleOptions): Lifecycle {
   const cancellation = new Cancellation();
-  const registration = activeRuns?.add(cancellation);
-  inFlight.inc();
   let usage: Usage | undefined;
   let finished = false;
+  // One cap for every API, so that an upstream that never stops cannot grow an answer without bound.
+  const capOutput = maxOutput({ maxChars: maxOutputChars, cancellation, includeReasoning: true });
+  const recordMetrics = recordRunMetrics(metrics, (usageSoFar) => (usage = usageSoFar));
+  const record: MonoTypeOperatorFunction<AgentEvent> = (events$) => events$.pipe(capOutput, recordMetrics);
+  const registration = activeRuns?.add(cancellation);
+  inFlight.inc();
   return {
     cancellation,
     stop$: registration?.stop$ ?? NEVER,
-    record: recordRunMetrics(metrics, (usageSoFar) => (usage = usageSoFar)),
+    record,
     get usage() {
       return usage;
     },

@@ -14,4 +14,6 @@ export interface ServingContext {
   readonly keepaliveMs: number;
   /** `RXGATE_MAX_BUFFERED_BYTES`. */
   readonly maxBufferedBytes: number;
+  /** `RXGATE_MAX_OUTPUT_CHARS`: what every run's lifecycle caps its answer at. */
+  readonly maxOutputChars: number;
 }

@@ -15,9 +15,9 @@ import { toResponseEvents } from './toResponseEvents.js';
  * interrupts the run and leaves an `incomplete` snapshot.
  */
 export async function respondResponse(req: Request, res: Response, turn: ResponseTurn, context: ResponsesContext): Promise<Served> {
-  const { agent, metrics, activeRuns } = context;
+  const { agent, metrics, activeRuns, maxOutputChars } = context;
   const { draft } = turn;
-  const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns });
+  const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns, maxOutputChars });
   let settled = false;
   turn.save(draft.snapshot('in_progress'));
   const answer$ = agent.run(turn.agentRequest, lifecycle.cancellation).pipe(

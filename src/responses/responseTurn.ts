@@ -16,10 +16,18 @@ export interface ResponseTurn {
 /**
  * Builds the turn: the request's `instructions` as a system message (they do not carry over a
  * chain, as in OpenAI's API), the stored conversation of `previous_response_id` (each earlier turn
- * once), then this input. An unknown or evicted ancestor is a 404 raised here, before any byte.
+ * once), then this input. An unknown or evicted ancestor is a 404 raised here, before any byte; a
+ * conversation over `maxConversationBytes` a 400, before any of it is read.
  */
-export function createResponseTurn(request: ResponseRequest, store: Store, defaultModel: string): ResponseTurn {
-  const history: ChatMessage[] = request.previousResponseId ? store.responses.conversation(request.previousResponseId) : [];
+export function createResponseTurn(
+  request: ResponseRequest,
+  store: Store,
+  defaultModel: string,
+  maxConversationBytes = Number.POSITIVE_INFINITY,
+): ResponseTurn {
+  const history: ChatMessage[] = request.previousResponseId
+    ? store.responses.conversation(request.previousResponseId, maxConversationBytes)
+    : [];
   const model = request.model ?? defaultModel;
   const meta = createResponseMeta({
     model,

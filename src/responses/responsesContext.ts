@@ -6,4 +6,6 @@ import type { Store } from '../store/Store.js';
 export interface ResponsesContext extends ServingContext {
   readonly store: Store;
   readonly detached: DetachedRuns;
+  /** `RXGATE_MAX_CONVERSATION_BYTES`: the largest stored conversation a `previous_response_id` may continue. */
+  readonly maxConversationBytes: number;
 }

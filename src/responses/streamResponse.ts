@@ -13,9 +13,9 @@ import type { ResponseTurn } from './responseTurn.js';
  * far; a server-side end (shutdown) still sends a `response.incomplete`.
  */
 export async function streamResponse(req: Request, res: Response, turn: ResponseTurn, context: ResponsesContext): Promise<Served> {
-  const { agent, metrics, activeRuns } = context;
+  const { agent, metrics, activeRuns, maxOutputChars } = context;
   const { draft } = turn;
-  const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns });
+  const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns, maxOutputChars });
   let settled = false;
   const protocol = responseProtocol(draft, (response) => {
     settled = true;

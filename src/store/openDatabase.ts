@@ -33,6 +33,19 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
+/** Columns added after the first release: `ALTER TABLE ... ADD COLUMN` for a database that predates them. */
+const ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] = [
+  // The bytes of the stored turns of the chain ending at the row, so that its size is known from one row.
+  { table: 'responses', column: 'conversation_bytes', type: 'INTEGER' },
+];
+
+function addMissingColumns(db: Database.Database): void {
+  for (const { table, column, type } of ADDED_COLUMNS) {
+    const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
+    if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+}
+
 /**
  * Opens (creating on first use) `rxgate.db` in `dataDir`, or an in-memory database for
  * `':memory:'`, in WAL mode with the schema in place. Safe to run on every start.
@@ -44,5 +57,6 @@ export function openDatabase(dataDir: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  addMissingColumns(db);
   return db;
 }

@@ -59,7 +59,8 @@ describe('a client that never reads', () => {
       ),
     };
     const steps: UpstreamStep[] = [frames.role(), ...Array.from({ length: 600 }, () => [burst, { delayMs: 1 }]).flat(), { stall: true }];
-    const server = await gateway({ steps }, { RXGATE_MAX_BUFFERED_BYTES: String(64 * 1024) });
+    // The output cap stays out of the way: ~40 MB of answer must meet the slow-client bound first.
+    const server = await gateway({ steps }, { RXGATE_MAX_BUFFERED_BYTES: String(64 * 1024), RXGATE_MAX_OUTPUT_CHARS: String(100_000_000) });
     const before = heapAfterGc();
 
     const socket = await openSocket(server.url);

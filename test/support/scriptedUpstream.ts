@@ -25,8 +25,8 @@ export interface UpstreamScript {
   readonly headers?: Readonly<Record<string, string>>;
   /** Destroy the socket as soon as the request body has arrived, before any header. */
   readonly resetBeforeHeaders?: boolean;
-  /** Played after the headers; the response ends after the last step unless a step stalls or resets. */
-  readonly steps?: readonly UpstreamStep[];
+  /** Played after the headers (an endless iterable plays forever); the response ends after the last step unless a step stalls or resets. */
+  readonly steps?: Iterable<UpstreamStep>;
 }
 
 export interface SocketClosed {
@@ -145,12 +145,37 @@ export function toolCalls(...calls: readonly ScriptedToolCall[]): UpstreamScript
   };
 }
 
-async function play(res: ServerResponse, steps: readonly UpstreamStep[]): Promise<void> {
+/** An answer (or its reasoning) that never ends: `delta` after `delta`, as fast as the client reads them. */
+export function endlessAnswer(delta: string, { reasoning = false } = {}): UpstreamScript {
+  function* steps(): Generator<UpstreamStep> {
+    yield frames.role();
+    const text = reasoning ? frames.reasoning(delta) : frames.text(delta);
+    // A turn of the event loop now and then, so that the gateway in the same process gets to read.
+    for (let i = 1; ; i++) yield i % 64 === 0 ? { delayMs: 0 } : text;
+  }
+  return { steps: { [Symbol.iterator]: steps } };
+}
+
+/** Resolves when the client has read what it was behind by, or left. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+async function play(res: ServerResponse, steps: Iterable<UpstreamStep>): Promise<void> {
   for (const step of steps) {
     if (res.destroyed) return;
-    if ('chunk' in step) res.write(`data: ${JSON.stringify(step.chunk)}\n\n`);
-    else if ('data' in step) res.write(`data: ${step.data}\n\n`);
-    else if ('raw' in step) res.write(step.raw);
+    let written = true;
+    if ('chunk' in step) written = res.write(`data: ${JSON.stringify(step.chunk)}\n\n`);
+    else if ('data' in step) written = res.write(`data: ${step.data}\n\n`);
+    else if ('raw' in step) written = res.write(step.raw);
     else if ('delayMs' in step) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
     else if ('waitFor' in step) await step.waitFor;
     else if ('stall' in step) return;
@@ -158,6 +183,8 @@ async function play(res: ServerResponse, steps: readonly UpstreamStep[]): Promis
       res.socket?.destroy();
       return;
     }
+    // An endless script must not outrun a client that reads slowly.
+    if (!written) await drained(res);
   }
   res.end();
 }

@@ -1,6 +1,7 @@
 import { concat, connect, defer, filter, map, merge, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
 import type { ToolCall } from '../agent.js';
 import type { AgentEvent, AgentEventOf, Usage } from '../agentEvent.js';
+import { createTextBuffer } from './createTextBuffer.js';
 import { createToolCallAssembler } from './createToolCallAssembler.js';
 import type { UpstreamChunk, UpstreamToolCallDelta } from './upstreamChunk.js';
 
@@ -53,7 +54,8 @@ export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions 
       // Upstream index -> client index, in the order the client calls were recognised.
       const clientIndexes = new Map<number, number>();
       const serverIndexes = new Set<number>();
-      let content = '';
+      // Kept for the assistant message a tool call goes back with: flat, not a rope node per delta.
+      const content = createTextBuffer();
       let finishReason: string | null = null;
       let usage: Usage | undefined;
 
@@ -103,7 +105,7 @@ export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions 
               if (choice.finish_reason) finishReason = choice.finish_reason;
               const text = choice.delta?.content;
               if (!text) return undefined;
-              content += text;
+              content.append(text);
               return { type: 'text', delta: text };
             }),
             filter((event) => event !== undefined),
@@ -124,7 +126,7 @@ export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions 
       const end$ = defer(() => {
         const turnEnd: TurnEnd = {
           type: 'turn_end',
-          content,
+          content: content.text(),
           toolCalls: toolCalls
             .indexes()
             .filter((at) => !clientIndexes.has(at))
