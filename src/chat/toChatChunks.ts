@@ -1,22 +1,44 @@
 import { concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
-import type { ChatCompletionChunk, ChatCompletionMeta, ChatDelta, ChatUsage, RxgateToolProgress } from './chatCompletionChunk.js';
+import type { AgentEventOf } from '../agent/agentEvent.js';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMeta,
+  ChatDelta,
+  ChatToolCallDelta,
+  ChatUsage,
+  RxgateToolProgress,
+} from './chatCompletionChunk.js';
 
 export function toChatUsage(usage: Usage): ChatUsage {
   return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
 }
 
+/** A client tool call's piece as OpenAI streams it: id, type and name in the first piece of each call only. */
+function toToolCallDelta({ index, id, name, arguments: fragment }: AgentEventOf<'tool_call_delta'>): ChatToolCallDelta {
+  return id === undefined
+    ? { index, function: { arguments: fragment } }
+    : { index, id, type: 'function', function: { name: name ?? '', arguments: fragment } };
+}
+
 /**
  * Encodes agent events as `chat.completion.chunk`s: the role chunk first, one chunk per text or
  * reasoning delta, the finish chunk, and with `includeUsage` a last chunk with `choices: []` and
- * the run's summed usage. With `toolProgress`, each tool start and end is a chunk with an empty
- * delta and an `rxgate_tool` field; without it, tools leave no trace. A run that ends without a finish event finishes with `stop`; a run that
- * fails emits no finish chunk at all, so the error is never mistaken for a clean answer.
+ * the run's summed usage. A piece of a client tool call is a chunk with one `tool_calls` entry:
+ * `index` as the agent numbered the client's calls, and `id`, `type` and the function's `name` in
+ * the first piece of each call only, as OpenAI streams them. With `toolProgress`, each tool the
+ * agent runs itself starts and ends with a chunk that has an empty delta and an `rxgate_tool`
+ * field; without it, those tools leave no trace. A run that ends without a finish event finishes
+ * with `stop`; a run that fails emits no finish chunk at all, so the error is never mistaken for a
+ * clean answer.
  *
  * ```
  * source:   --t--t--f--|           t = text, f = finish
  * result:   R-T--T--F--(U|)        R = role, U = usage (with includeUsage)
+ *
+ * source:   --a--b--a--f|          a/b = pieces of client calls 0 and 1, f = finish tool_calls
+ * result:   R-A--B--C--F(|)        A = {index 0, id, type, name, arguments}, C = {index 0, arguments}
  * ```
  */
 export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEvent, ChatCompletionChunk> {
@@ -43,6 +65,8 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
             return event.delta === '' ? undefined : chunk({ content: event.delta });
           case 'reasoning':
             return event.delta === '' ? undefined : chunk({ reasoning_content: event.delta });
+          case 'tool_call_delta':
+            return chunk({ tool_calls: [toToolCallDelta(event)] });
           case 'usage':
             usage = sumUsage(usage, event.usage);
             return undefined;

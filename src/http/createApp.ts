@@ -21,7 +21,7 @@ import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
 import { metricsRoute } from './metricsRoute.js';
-import { modelsRoute } from './modelsRoute.js';
+import { modelsRoute, retrieveModelRoute } from './modelsRoute.js';
 import { Readiness } from '../health/readiness.js';
 import { requestContext } from './requestContext.js';
 import { route } from './route.js';
@@ -130,7 +130,9 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.use(guard);
   // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
   v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
-  v1.get('/models', mount(modelsRoute(config.modelId, Date.now())));
+  const startedAt = Date.now();
+  v1.get('/models', mount(modelsRoute(config.modelId, startedAt)));
+  v1.get('/models/*id', mount(retrieveModelRoute(config.modelId, startedAt)));
   v1.post('/chat/completions', mount(chatCompletionsRoute({ ...serving, operators })));
   v1.post('/responses', mount(createResponseRoute(stored)));
   v1.get('/responses/:id', mount(retrieveResponseRoute(stored)));
