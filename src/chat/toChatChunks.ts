@@ -1,4 +1,5 @@
 import { concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
+import { sequenceToolCalls } from './sequenceToolCalls.js';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import type { AgentEventOf } from '../agent/agentEvent.js';
@@ -27,7 +28,8 @@ function toToolCallDelta({ index, id, name, arguments: fragment }: AgentEventOf<
  * reasoning delta, the finish chunk, and with `includeUsage` a last chunk with `choices: []` and
  * the run's summed usage. A piece of a client tool call is a chunk with one `tool_calls` entry:
  * `index` as the agent numbered the client's calls, and `id`, `type` and the function's `name` in
- * the first piece of each call only, as OpenAI streams them. With `toolProgress`, each tool the
+ * the first piece of each call only; the pieces of parallel calls are put in sequence, one call
+ * after the other (`sequenceToolCalls`), as OpenAI streams them. With `toolProgress`, each tool the
  * agent runs itself starts and ends with a chunk that has an empty delta and an `rxgate_tool`
  * field; without it, those tools leave no trace. A run that ends without a finish event finishes
  * with `stop`; a run that fails emits no finish chunk at all, so the error is never mistaken for a
@@ -37,8 +39,8 @@ function toToolCallDelta({ index, id, name, arguments: fragment }: AgentEventOf<
  * source:   --t--t--f--|           t = text, f = finish
  * result:   R-T--T--F--(U|)        R = role, U = usage (with includeUsage)
  *
- * source:   --a--b--a--f|          a/b = pieces of client calls 0 and 1, f = finish tool_calls
- * result:   R-A--B--C--F(|)        A = {index 0, id, type, name, arguments}, C = {index 0, arguments}
+ * source:   --a--b--c--d--f|       a/b = first pieces of client calls 0 and 1, c/d = later pieces
+ * result:   R-A-----C-----(BDF|)   A = {index 0, id, type, name, arguments}, C = {index 0, arguments}
  * ```
  */
 export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEvent, ChatCompletionChunk> {
@@ -100,6 +102,7 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
         return of(...trailer);
       });
       const chunks$ = events$.pipe(
+        sequenceToolCalls(),
         map(encode),
         filter((encoded) => encoded !== undefined),
       );
