@@ -10,8 +10,8 @@ import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
  * passes through untouched.
  *
  * ```
- * source:   -a-b-a-b-t-f|       a/b = pieces of client calls 0 and 1, t = text, f = finish
- * result:   -a---a---t-(bbf)|
+ * source:   -a-c-a-b-t-f-----|       a/b/c = pieces of client calls 0, 1 and 2, t = text, f = finish
+ * result:   -a---a---t-(bcf)-|
  * ```
  */
 export function sequenceToolCalls(): MonoTypeOperatorFunction<AgentEvent> {
