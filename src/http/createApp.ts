@@ -12,7 +12,7 @@ import { ActiveRuns } from '../pipeline/activeRuns.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { createResponseRoute } from '../responses/createResponseRoute.js';
 import { recoverResponses } from '../responses/recoverResponses.js';
-import { cancelResponseRoute, deleteResponseRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
+import { cancelResponseRoute, deleteResponseRoute, inputItemsRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
 import { recoverRuns } from '../runs/recoverRuns.js';
 import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
 import { Store } from '../store/Store.js';
@@ -136,6 +136,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.post('/chat/completions', mount(chatCompletionsRoute({ ...serving, operators })));
   v1.post('/responses', mount(createResponseRoute(stored)));
   v1.get('/responses/:id', mount(retrieveResponseRoute(stored)));
+  v1.get('/responses/:id/input_items', mount(inputItemsRoute(stored)));
   v1.delete('/responses/:id', mount(deleteResponseRoute(stored)));
   v1.post('/responses/:id/cancel', mount(cancelResponseRoute(stored)));
   v1.post('/runs', mount(createRunRoute(stored)));
