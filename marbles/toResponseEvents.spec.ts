@@ -14,6 +14,7 @@ const EVENTS: Record<string, AgentEvent> = {
   u: { type: 'usage', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
   l: { type: 'finish', reason: 'length' },
 };
+const FAILED: AgentEvent = { type: 'tool_end', callId: 'c1', name: 'calculator', error: 'division by zero', durationMs: 1 };
 const msgId = expect.stringMatching(/^msg_/);
 const fcId = expect.stringMatching(/^fc_/);
 const mcpId = expect.stringMatching(/^mcp_/);
@@ -68,7 +69,7 @@ describe('toResponseEvents', () => {
   }));
 
   it('marks the mcp_call item of a failed tool failed, with its error', marbles((m) => {
-    const source$ =  m.cold('------s------x------|', { ...EVENTS, x: { type: 'tool_end', callId: 'c1', name: 'calculator', error: 'division by zero', durationMs: 1 } });
+    const source$ =  m.cold('------s------x------|', { ...EVENTS, x: FAILED });
     const expected =        '(AB)--(CDEF)-(GH)---(I|)';
     const where = { item_id: mcpId, output_index: 0 };
     const failed = { id: mcpId, type: 'mcp_call', server_label: 'rxgate', name: 'calculator', status: 'failed', arguments: '{"expression":"1+1"}', output: null, error: 'division by zero' };
