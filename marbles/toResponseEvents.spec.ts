@@ -14,6 +14,7 @@ const EVENTS: Record<string, AgentEvent> = {
   u: { type: 'usage', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
   l: { type: 'finish', reason: 'length' },
 };
+const REASONING: AgentEvent = { type: 'reasoning', delta: 'hm' };
 const FAILED: AgentEvent = { type: 'tool_end', callId: 'c1', name: 'calculator', error: 'division by zero', durationMs: 1 };
 const msgId = expect.stringMatching(/^msg_/);
 const fcId = expect.stringMatching(/^fc_/);
@@ -88,7 +89,7 @@ describe('toResponseEvents', () => {
   }));
 
   it('encodes reasoning as a reasoning item with one summary_text part, closed when the text starts', marbles((m) => {
-    const source$ =  m.cold('------r------r------t--------|', { ...EVENTS, r: { type: 'reasoning', delta: 'hm' } });
+    const source$ =  m.cold('------r------r------t--------|', { ...EVENTS, r: REASONING });
     const expected =        '(AB)--(CDE)--F------(GHIJKL)-(NOPQ|)';
     const where = { item_id: rsId, output_index: 0, summary_index: 0 };
     const summary = { type: 'summary_text', text: 'hmhm' };
@@ -116,7 +117,7 @@ describe('toResponseEvents', () => {
   }));
 
   it('encodes client calls as function_call items, one after the other, done at the end of the run', marbles((m) => {
-    const source$ =  m.cold('------a------b------c------d------f------|', {
+    const source$ =  m.cold<AgentEvent>('------a------b------c------d------f------|', {
       a: { type: 'tool_call_delta', index: 0, id: 'call_w', name: 'get_weather', arguments: '' },
       b: { type: 'tool_call_delta', index: 1, id: 'call_s', name: 'search', arguments: '{"q":' },
       c: { type: 'tool_call_delta', index: 0, arguments: '{"city":"Oslo"}' },
