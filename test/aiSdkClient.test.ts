@@ -87,6 +87,24 @@ describe('the Vercel AI SDK with @ai-sdk/openai-compatible (Chat Completions)', 
 });
 
 describe('the Vercel AI SDK with @ai-sdk/openai (the Responses API)', () => {
+  it('streams a client function call with toolChoice required, and the upstream is asked with tool_choice required', async () => {
+    const { upstream, gateway } = await gateways.start([weatherCall()]);
+    const openai = createOpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused' });
+    const result = streamText({
+      model: openai('rxgate-agent'),
+      prompt: 'Weather in Oslo?',
+      tools: { get_weather: weatherTool() },
+      toolChoice: 'required',
+    });
+    const parts: string[] = [];
+    for await (const part of result.fullStream) parts.push(part.type);
+
+    expect(parts).not.toContain('error');
+    expect(await result.toolCalls).toMatchObject([{ toolCallId: 'call_w', toolName: 'get_weather', input: { city: 'Oslo' } }]);
+    expect(await result.finishReason).toBe('tool-calls');
+    expect(upstream.requests[0]!.body).toMatchObject({ tool_choice: 'required' });
+  });
+
   it('streams a turn where the agent ran its own tool without NoSuchToolError: a provider-executed mcp call', async () => {
     const serverCall = toolCalls({ id: 'call_calc', name: 'calculator', fragments: ['{"expression":"6*7"}'] });
     const { gateway } = await gateways.start([serverCall, answer('6*7 is 42.')]);

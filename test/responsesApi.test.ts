@@ -267,6 +267,17 @@ describe('the Responses API with the official openai client', () => {
     expect(broken.message).toContain(`response '${first.id}' (an ancestor of '${second.id}'`);
     expect(broken.message).toContain('evicted');
     expect(broken.code).toBe('response_evicted');
+
+    const reference = await client.responses
+      .create({
+        input: [
+          { role: 'user', content: 'four' },
+          { type: 'item_reference', id: first.output[0]!.id! },
+        ],
+      })
+      .then(unexpected, (caught: unknown) => caught as APIError);
+    expect(reference).toMatchObject({ status: 404, param: 'input[1].id', code: 'item_evicted' });
+    expect(reference.message).toContain('evicted');
   });
 });
 
