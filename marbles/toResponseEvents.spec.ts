@@ -14,8 +14,12 @@ const EVENTS: Record<string, AgentEvent> = {
   u: { type: 'usage', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
   l: { type: 'finish', reason: 'length' },
 };
+const REASONING: AgentEvent = { type: 'reasoning', delta: 'hm' };
+const FAILED: AgentEvent = { type: 'tool_end', callId: 'c1', name: 'calculator', error: 'division by zero', durationMs: 1 };
 const msgId = expect.stringMatching(/^msg_/);
 const fcId = expect.stringMatching(/^fc_/);
+const mcpId = expect.stringMatching(/^mcp_/);
+const rsId = expect.stringMatching(/^rs_/);
 const at = (sequence_number: number, type: string, fields: object = {}) => ({ type, sequence_number, ...fields });
 const response = (status: string, fields: object = {}) => expect.objectContaining({ id: 'resp_1', object: 'response', status, ...fields });
 const where = { item_id: msgId, output_index: 0, content_index: 0 };
@@ -45,19 +49,120 @@ describe('toResponseEvents', () => {
     });
   }));
 
-  it('encodes a tool call as a function_call item, done when the tool ends', marbles((m) => {
+  it('encodes a tool the agent runs as an mcp_call item of server rxgate, done when the tool ends', marbles((m) => {
     const source$ =  m.cold('------s------e------|', EVENTS);
-    const expected =        '(AB)--(CDE)--F------(G|)';
-    const item = { id: fcId, type: 'function_call', call_id: 'c1', name: 'calculator' };
+    const expected =        '(AB)--(CDEF)-(GH)---(I|)';
+    const item = { id: mcpId, type: 'mcp_call', server_label: 'rxgate', name: 'calculator' };
+    const where = { item_id: mcpId, output_index: 0 };
+    const done = { ...item, status: 'completed', arguments: '{"expression":"1+1"}', output: '2', error: null };
 
     m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
       A: opening.A,
       B: opening.B,
-      C: at(2, 'response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } }),
-      D: at(3, 'response.function_call_arguments.delta', { item_id: fcId, output_index: 0, delta: '{"expression":"1+1"}' }),
-      E: at(4, 'response.function_call_arguments.done', { item_id: fcId, output_index: 0, name: 'calculator', arguments: '{"expression":"1+1"}' }),
-      F: at(5, 'response.output_item.done', { output_index: 0, item: { ...item, status: 'completed', arguments: '{"expression":"1+1"}' } }),
-      G: at(6, 'response.completed', { response: response('completed', { output: [{ ...item, status: 'completed', arguments: '{"expression":"1+1"}' }] }) }),
+      C: at(2, 'response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '', output: null, error: null } }),
+      D: at(3, 'response.mcp_call.in_progress', where),
+      E: at(4, 'response.mcp_call_arguments.delta', { ...where, delta: '{"expression":"1+1"}' }),
+      F: at(5, 'response.mcp_call_arguments.done', { ...where, arguments: '{"expression":"1+1"}' }),
+      G: at(6, 'response.mcp_call.completed', where),
+      H: at(7, 'response.output_item.done', { output_index: 0, item: done }),
+      I: at(8, 'response.completed', { response: response('completed', { output: [done] }) }),
+    });
+  }));
+
+  it('marks the mcp_call item of a failed tool failed, with its error', marbles((m) => {
+    const source$ =  m.cold('------s------x------|', { ...EVENTS, x: FAILED });
+    const expected =        '(AB)--(CDEF)-(GH)---(I|)';
+    const where = { item_id: mcpId, output_index: 0 };
+    const failed = { id: mcpId, type: 'mcp_call', server_label: 'rxgate', name: 'calculator', status: 'failed', arguments: '{"expression":"1+1"}', output: null, error: 'division by zero' };
+
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
+      A: opening.A,
+      B: opening.B,
+      C: expect.objectContaining({ type: 'response.output_item.added' }),
+      D: expect.objectContaining({ type: 'response.mcp_call.in_progress' }),
+      E: expect.objectContaining({ type: 'response.mcp_call_arguments.delta' }),
+      F: expect.objectContaining({ type: 'response.mcp_call_arguments.done' }),
+      G: at(6, 'response.mcp_call.failed', where),
+      H: at(7, 'response.output_item.done', { output_index: 0, item: failed }),
+      I: at(8, 'response.completed', { response: response('completed', { output: [failed] }) }),
+    });
+  }));
+
+  it('shows an MCP tool as its server shows it: server_label the server, name the tool there', marbles((m) => {
+    const start: AgentEvent = { type: 'tool_start', callId: 'c1', name: 'files__read', arguments: '{}', origin: { server: 'files', tool: 'read' } };
+    const end: AgentEvent = { type: 'tool_end', callId: 'c1', name: 'files__read', result: 'text', durationMs: 1 };
+    const source$ =  m.cold('------s------e------|', { s: start, e: end });
+    const expected =        '(AB)--(CDEF)-(GH)---(I|)';
+    const done = { id: mcpId, type: 'mcp_call', server_label: 'files', name: 'read', status: 'completed', arguments: '{}', output: 'text', error: null };
+
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
+      A: opening.A,
+      B: opening.B,
+      C: at(2, 'response.output_item.added', { output_index: 0, item: expect.objectContaining({ server_label: 'files', name: 'read' }) }),
+      D: expect.objectContaining({ type: 'response.mcp_call.in_progress' }),
+      E: expect.objectContaining({ type: 'response.mcp_call_arguments.delta' }),
+      F: expect.objectContaining({ type: 'response.mcp_call_arguments.done' }),
+      G: expect.objectContaining({ type: 'response.mcp_call.completed' }),
+      H: at(7, 'response.output_item.done', { output_index: 0, item: done }),
+      I: at(8, 'response.completed', { response: response('completed', { output: [done] }) }),
+    });
+  }));
+
+  it('encodes reasoning as a reasoning item with one summary_text part, closed when the text starts', marbles((m) => {
+    const source$ =  m.cold('------r------r------t--------|', { ...EVENTS, r: REASONING });
+    const expected =        '(AB)--(CDE)--F------(GHIJKL)-(NOPQ|)';
+    const where = { item_id: rsId, output_index: 0, summary_index: 0 };
+    const summary = { type: 'summary_text', text: 'hmhm' };
+    const reasoning = { id: rsId, type: 'reasoning', status: 'completed', summary: [summary] };
+    const text = { item_id: msgId, output_index: 1, content_index: 0 };
+
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
+      A: opening.A,
+      B: opening.B,
+      C: at(2, 'response.output_item.added', { output_index: 0, item: { id: rsId, type: 'reasoning', status: 'in_progress', summary: [] } }),
+      D: at(3, 'response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } }),
+      E: at(4, 'response.reasoning_summary_text.delta', { ...where, delta: 'hm' }),
+      F: at(5, 'response.reasoning_summary_text.delta', { ...where, delta: 'hm' }),
+      G: at(6, 'response.reasoning_summary_text.done', { ...where, text: 'hmhm' }),
+      H: at(7, 'response.reasoning_summary_part.done', { ...where, part: summary }),
+      I: at(8, 'response.output_item.done', { output_index: 0, item: reasoning }),
+      J: at(9, 'response.output_item.added', { output_index: 1, item: { id: msgId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } }),
+      K: at(10, 'response.content_part.added', { ...text, part: part('') }),
+      L: at(11, 'response.output_text.delta', { ...text, delta: 'hi', logprobs: [] }),
+      N: at(12, 'response.output_text.done', { ...text, text: 'hi', logprobs: [] }),
+      O: at(13, 'response.content_part.done', { ...text, part: part('hi') }),
+      P: at(14, 'response.output_item.done', { output_index: 1, item: expect.objectContaining({ status: 'completed' }) }),
+      Q: at(15, 'response.completed', { response: response('completed', { output: [reasoning, expect.objectContaining({ type: 'message' })] }) }),
+    });
+  }));
+
+  it('encodes client calls as function_call items, one after the other, done at the end of the run', marbles((m) => {
+    const source$ =  m.cold<AgentEvent>('------a------b------c------d------f------|', {
+      a: { type: 'tool_call_delta', index: 0, id: 'call_w', name: 'get_weather', arguments: '' },
+      b: { type: 'tool_call_delta', index: 1, id: 'call_s', name: 'search', arguments: '{"q":' },
+      c: { type: 'tool_call_delta', index: 0, arguments: '{"city":"Oslo"}' },
+      d: { type: 'tool_call_delta', index: 1, arguments: '"news"}' },
+      f: { type: 'finish', reason: 'tool_calls' },
+    });
+    const expected =        '(AB)--C-------------D-------------(EFGHI)(JKL|)';
+    const weather = { id: fcId, type: 'function_call', call_id: 'call_w', name: 'get_weather' };
+    const search = { id: fcId, type: 'function_call', call_id: 'call_s', name: 'search' };
+    const first = { item_id: fcId, output_index: 0 };
+    const second = { item_id: fcId, output_index: 1 };
+
+    m.expect<unknown>(source$.pipe(toResponseEvents(new ResponseDraft(META)))).toBeObservable(expected, {
+      A: opening.A,
+      B: opening.B,
+      C: at(2, 'response.output_item.added', { output_index: 0, item: { ...weather, status: 'in_progress', arguments: '' } }),
+      D: at(3, 'response.function_call_arguments.delta', { ...first, delta: '{"city":"Oslo"}' }),
+      E: at(4, 'response.function_call_arguments.done', { ...first, name: 'get_weather', arguments: '{"city":"Oslo"}' }),
+      F: at(5, 'response.output_item.done', { output_index: 0, item: { ...weather, status: 'completed', arguments: '{"city":"Oslo"}' } }),
+      G: at(6, 'response.output_item.added', { output_index: 1, item: { ...search, status: 'in_progress', arguments: '' } }),
+      H: at(7, 'response.function_call_arguments.delta', { ...second, delta: '{"q":' }),
+      I: at(8, 'response.function_call_arguments.delta', { ...second, delta: '"news"}' }),
+      J: at(9, 'response.function_call_arguments.done', { ...second, name: 'search', arguments: '{"q":"news"}' }),
+      K: at(10, 'response.output_item.done', { output_index: 1, item: { ...search, status: 'completed', arguments: '{"q":"news"}' } }),
+      L: at(11, 'response.completed', { response: response('completed', { output: [expect.objectContaining({ call_id: 'call_w' }), expect.objectContaining({ call_id: 'call_s' })] }) }),
     });
   }));
 

@@ -10,6 +10,7 @@ const EVENTS = {
   s: { type: 'tool_start', callId: 'call_1', name: 'calculator', arguments: '{"expression":"1+1"}' },
   e: { type: 'tool_end', callId: 'call_1', name: 'calculator', result: '2', durationMs: 3 },
   x: { type: 'tool_end', callId: 'call_2', name: 'current_time', error: 'bad zone', durationMs: 1 },
+  p: { type: 'tool_progress', callId: 'call_3', name: 'files__copy', progress: 2, total: 4, message: 'half way' },
   f: { type: 'finish', reason: 'stop' },
 } satisfies Record<string, AgentEvent>;
 
@@ -22,6 +23,7 @@ const CHUNKS: Record<string, ChatCompletionChunk> = {
   S: { ...base, choices: choice({}), rxgate_tool: { type: 'start', call_id: 'call_1', name: 'calculator', arguments: '{"expression":"1+1"}' } },
   E: { ...base, choices: choice({}), rxgate_tool: { type: 'end', call_id: 'call_1', name: 'calculator', result: '2', duration_ms: 3 } },
   X: { ...base, choices: choice({}), rxgate_tool: { type: 'end', call_id: 'call_2', name: 'current_time', error: 'bad zone', duration_ms: 1 } },
+  P: { ...base, choices: choice({}), rxgate_tool: { type: 'progress', call_id: 'call_3', name: 'files__copy', progress: 2, total: 4, message: 'half way' } },
 };
 
 describe('tool progress in chat chunks', () => {
@@ -35,5 +37,11 @@ describe('tool progress in chat chunks', () => {
     const events$ = m.cold('-s-e-x-a-f|', EVENTS);
     const expected =       'RS-E-X-A-F|';
     m.expect(events$.pipe(toChatChunks({ ...META, toolProgress: true }))).toBeObservable(expected, CHUNKS);
+  }));
+
+  it('when on, the progress an (MCP) tool reports is a chunk too; off, it leaves none', marbles((m) => {
+    const events$ = m.cold('-p-f|', EVENTS);
+    m.expect(events$.pipe(toChatChunks({ ...META, toolProgress: true }))).toBeObservable('RP-F|', CHUNKS);
+    m.expect(events$.pipe(toChatChunks(META))).toBeObservable('R--F|', CHUNKS);
   }));
 });

@@ -105,7 +105,7 @@ describe('the Responses API with the official openai client', () => {
     });
   });
 
-  it('encodes tool use as function_call output items', async () => {
+  it('reports a tool the agent ran as an mcp_call item of server rxgate, not as a function_call for the client', async () => {
     const client = await clientFor(
       scripted(
         { event: { type: 'tool_start', callId: 'call_1', name: 'calculator', arguments: '{"expression":"6*7"}' } },
@@ -121,15 +121,23 @@ describe('the Responses API with the official openai client', () => {
     const added = events.find((event) => event.type === 'response.output_item.added');
     expect(added).toMatchObject({
       output_index: 0,
-      item: { type: 'function_call', call_id: 'call_1', name: 'calculator', arguments: '', status: 'in_progress' },
+      item: { type: 'mcp_call', server_label: 'rxgate', name: 'calculator', arguments: '', status: 'in_progress' },
     });
-    expect(events.find((event) => event.type === 'response.function_call_arguments.done')).toMatchObject({
+    expect(events.find((event) => event.type === 'response.mcp_call_arguments.done')).toMatchObject({
       arguments: '{"expression":"6*7"}',
     });
+    expect(events.some((event) => event.type.startsWith('response.function_call'))).toBe(false);
     const completed = events.at(-1)!;
     if (completed.type !== 'response.completed') throw new Error('expected response.completed');
     expect(completed.response.output).toMatchObject([
-      { type: 'function_call', call_id: 'call_1', name: 'calculator', arguments: '{"expression":"6*7"}', status: 'completed' },
+      {
+        type: 'mcp_call',
+        server_label: 'rxgate',
+        name: 'calculator',
+        arguments: '{"expression":"6*7"}',
+        output: '42',
+        status: 'completed',
+      },
       { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: '42' }] },
     ]);
   });
@@ -259,6 +267,17 @@ describe('the Responses API with the official openai client', () => {
     expect(broken.message).toContain(`response '${first.id}' (an ancestor of '${second.id}'`);
     expect(broken.message).toContain('evicted');
     expect(broken.code).toBe('response_evicted');
+
+    const reference = await client.responses
+      .create({
+        input: [
+          { role: 'user', content: 'four' },
+          { type: 'item_reference', id: first.output[0]!.id! },
+        ],
+      })
+      .then(unexpected, (caught: unknown) => caught as APIError);
+    expect(reference).toMatchObject({ status: 404, param: 'input[1].id', code: 'item_evicted' });
+    expect(reference.message).toContain('evicted');
   });
 });
 

@@ -33,20 +33,62 @@ const INPUT_CASES: readonly Case[] = [
     'input[0].content',
     'missing_required_parameter',
   ],
-  [
-    'an item that is not a message',
-    { input: [{ type: 'function_call_output', role: 'user', content: 'x' }] },
-    400,
-    'invalid_request_error',
-    'input[0].type',
-    'invalid_value',
-  ],
   ['no user message', { input: [{ role: 'assistant', content: 'x' }] }, 400, 'invalid_request_error', 'input', 'invalid_value'],
   ['instructions that are not a string', { input: 'x', instructions: 3 }, 400, 'invalid_request_error', 'instructions', 'invalid_value'],
 ];
 
 const RESPONSE_CASES: readonly Case[] = [
   ...INPUT_CASES,
+  [
+    'an item of an unknown type',
+    { input: [{ type: 'telepathy', content: 'x' }] },
+    400,
+    'invalid_request_error',
+    'input[0].type',
+    'invalid_value',
+  ],
+  [
+    'a function_call_output without call_id',
+    { input: [{ type: 'function_call_output', output: 'x' }] },
+    400,
+    'invalid_request_error',
+    'input[0].call_id',
+    'missing_required_parameter',
+  ],
+  [
+    'a function_call_output that answers no call',
+    {
+      input: [
+        { role: 'user', content: 'hi' },
+        { type: 'function_call_output', call_id: 'call_nope', output: 'x' },
+      ],
+    },
+    400,
+    'invalid_request_error',
+    'input[1].call_id',
+    'unknown_tool_call',
+  ],
+  [
+    'an item_reference to an unknown item',
+    {
+      input: [
+        { role: 'user', content: 'hi' },
+        { type: 'item_reference', id: 'msg_nope' },
+      ],
+    },
+    404,
+    'invalid_request_error',
+    'input[1].id',
+    'item_not_found',
+  ],
+  [
+    'a function tool named like a tool of the agent',
+    { input: 'x', tools: [{ type: 'function', name: 'calculator' }] },
+    400,
+    'invalid_request_error',
+    'tools[0].name',
+    'tool_name_conflict',
+  ],
   ['stream that is not a boolean', { input: 'x', stream: 'yes' }, 400, 'invalid_request_error', 'stream', 'invalid_value'],
   ['background without store', { input: 'x', background: true, store: false }, 400, 'invalid_request_error', 'background', 'invalid_value'],
   [
@@ -67,6 +109,18 @@ const RESPONSE_CASES: readonly Case[] = [
   ],
 ];
 
+const RUN_CASES: readonly Case[] = [
+  ...INPUT_CASES,
+  [
+    'an item that is not a message',
+    { input: [{ type: 'function_call_output', role: 'user', content: 'x' }] },
+    400,
+    'invalid_request_error',
+    'input[0].type',
+    'invalid_value',
+  ],
+];
+
 async function expectError(response: Response, [, , status, type, param, code]: Case) {
   expect(response.status).toBe(status);
   const { error } = (await response.json()) as { error: Record<string, unknown> };
@@ -75,11 +129,11 @@ async function expectError(response: Response, [, , status, type, param, code]: 
 
 describe('bad requests to the Responses and Runs APIs', () => {
   it.each(RESPONSE_CASES)('POST /v1/responses refuses %s', async (...testCase) => {
-    app = await startApp(new ManualAgent());
+    app = await startApp(new ManualAgent(['calculator']));
     await expectError(await fetch(`${app.url}/v1/responses`, { method: 'POST', body: JSON.stringify(testCase[1]) }), testCase);
   });
 
-  it.each(INPUT_CASES)('POST /v1/runs refuses %s', async (...testCase) => {
+  it.each(RUN_CASES)('POST /v1/runs refuses %s', async (...testCase) => {
     app = await startApp(new ManualAgent());
     await expectError(await fetch(`${app.url}/v1/runs`, { method: 'POST', body: JSON.stringify(testCase[1]) }), testCase);
   });

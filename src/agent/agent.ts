@@ -73,6 +73,7 @@ export interface ModelOptions {
   readonly user?: string;
   readonly response_format?: ResponseFormat;
   readonly reasoning_effort?: string | null;
+  readonly verbosity?: string | null;
   readonly metadata?: Readonly<Record<string, string>> | null;
 }
 

@@ -39,6 +39,8 @@ export type AgentEvent =
       readonly callId: string;
       readonly name: string;
       readonly arguments: string;
+      /** The MCP server the tool comes from and its name there; absent for rxgate's own tools. */
+      readonly origin?: { readonly server: string; readonly tool: string };
     }
   | {
       /** A running tool's report of how far it has come (MCP progress); encoders may ignore it. */

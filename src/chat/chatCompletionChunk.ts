@@ -6,10 +6,22 @@ export interface ChatUsage {
   readonly total_tokens: number;
 }
 
+/**
+ * A piece of a client tool call: the first piece of each call has `id`, `type` and the function's
+ * `name`; later ones only `index` and an `arguments` fragment.
+ */
+export interface ChatToolCallDelta {
+  readonly index: number;
+  readonly id?: string;
+  readonly type?: 'function';
+  readonly function: { readonly name?: string; readonly arguments: string };
+}
+
 export interface ChatDelta {
   readonly role?: 'assistant';
   readonly content?: string;
   readonly reasoning_content?: string;
+  readonly tool_calls?: readonly ChatToolCallDelta[];
 }
 
 export interface ChatChunkChoice {
@@ -25,6 +37,14 @@ export interface ChatChunkChoice {
  */
 export type RxgateToolProgress =
   | { readonly type: 'start'; readonly call_id: string; readonly name: string; readonly arguments: string }
+  | {
+      readonly type: 'progress';
+      readonly call_id: string;
+      readonly name: string;
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
   | {
       readonly type: 'end';
       readonly call_id: string;

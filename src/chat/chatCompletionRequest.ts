@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import type { ChatMessage } from '../agent/agent.js';
+import type { ChatMessage, ClientTool, ModelOptions, ToolChoice } from '../agent/agent.js';
 import { RequestError } from '../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
+import { unsupportedParameter } from '../errors/unsupportedParameter.js';
+import { findUnsupportedChatParameter } from './findUnsupportedChatParameter.js';
+import { definedFields, functionName, jsonSchema, modelOptionFields } from './modelOptionFields.js';
 
 /** Caps that keep a hostile body from making the agent's input explode. */
 export const MAX_TEXT_CHARS = 64 * 1024;
@@ -38,7 +41,46 @@ const message = z.discriminatedUnion(
   { error: 'a message must be an object with role system, developer, user, assistant or tool' },
 );
 
+const clientTool = z.object({
+  type: z.literal('function', { error: 'a tool must have type "function"' }),
+  function: z.object({
+    name: functionName,
+    description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).optional(),
+    parameters: jsonSchema.optional(),
+    strict: z.boolean({ error: 'strict must be a boolean' }).nullable().optional(),
+  }),
+});
+const toolChoice = z.union(
+  [
+    z.enum(['auto', 'none', 'required']),
+    z.object({ type: z.literal('function'), function: z.object({ name: z.string({ error: 'the function name must be a string' }) }) }),
+  ],
+  { error: 'tool_choice must be "auto", "none", "required" or {"type": "function", "function": {"name": ...}}' },
+);
+const responseFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      json_schema: z.object({
+        name: functionName,
+        description: z.string().max(MAX_TEXT_CHARS).optional(),
+        schema: jsonSchema.optional(),
+        strict: z.boolean().nullable().optional(),
+      }),
+    }),
+  ],
+  { error: 'response_format must have type "text", "json_object" or "json_schema"' },
+);
+
 export const chatCompletionRequestSchema = z.object({
+  ...modelOptionFields,
+  tools: z.array(clientTool, { error: 'tools must be an array of tools' }).max(128, 'more than 128 tools').nullable().optional(),
+  tool_choice: toolChoice.nullable().optional(),
+  parallel_tool_calls: z.boolean({ error: 'parallel_tool_calls must be a boolean' }).nullable().optional(),
+  response_format: responseFormat.nullable().optional(),
   model: z.string().min(1).max(256).optional(),
   messages: z
     .array(message, { error: 'messages must be a non-empty array of messages' })
@@ -61,6 +103,11 @@ export interface ChatCompletionRequest {
   readonly includeUsage: boolean;
   /** rxgate's extension: tool starts and ends as chunks with an `rxgate_tool` field. */
   readonly includeToolProgress: boolean;
+  readonly clientTools: readonly ClientTool[];
+  readonly toolChoice: ToolChoice | undefined;
+  readonly parallelToolCalls: boolean | undefined;
+  /** The options to forward to the model, only those the client set. */
+  readonly options: ModelOptions;
 }
 
 const hasText = (content: ChatMessage['content']): boolean =>
@@ -68,12 +115,18 @@ const hasText = (content: ChatMessage['content']): boolean =>
     ? content.trim() !== ''
     : (content ?? []).some((part) => part.type === 'image_url' || part.text.trim() !== '');
 
-/** Checks a parsed JSON body; anything wrong becomes a 400 that names the offending path. */
+/**
+ * Checks a parsed JSON body; anything wrong becomes a 400 that names the offending path, and a
+ * field rxgate cannot honour a 400 `unsupported_parameter` naming it. Fields OpenAI's API does not
+ * have are ignored, as OpenAI-compatible servers ignore them: frontends add their own.
+ */
 export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {
   assertObjectBody(body);
+  const unsupported = findUnsupportedChatParameter(body);
+  if (unsupported) throw unsupportedParameter(unsupported.param, unsupported.why);
   const parsed = chatCompletionRequestSchema.safeParse(body);
   if (!parsed.success) throw invalidRequest(parsed.error, body);
-  const { model, messages, stream, stream_options } = parsed.data;
+  const { model, messages, stream, stream_options, tools, tool_choice, parallel_tool_calls, ...options } = parsed.data;
   if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
     throw new RequestError(
       400,
@@ -89,5 +142,9 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
     stream: stream ?? false,
     includeUsage: stream_options?.include_usage ?? false,
     includeToolProgress: stream_options?.include_tool_progress ?? false,
+    clientTools: tools ?? [],
+    toolChoice: tool_choice ?? undefined,
+    parallelToolCalls: parallel_tool_calls ?? undefined,
+    options: definedFields(options) as ModelOptions,
   };
 }

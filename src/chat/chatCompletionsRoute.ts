@@ -10,6 +10,8 @@ import type { RouteHandler } from '../pipeline/routeHandler.js';
 import type { ChatCompletionChunk } from './chatCompletionChunk.js';
 import { chatProtocol } from './chatProtocol.js';
 import { parseChatCompletionRequest } from './chatCompletionRequest.js';
+import { checkToolResults } from './checkToolResults.js';
+import { checkToolUse } from './checkToolUse.js';
 import { createChatCompletionMeta } from './createChatCompletionMeta.js';
 import type { PipelineOperators } from './pipelineOperators.js';
 import { toChatCompletion } from './toChatCompletion.js';
@@ -19,17 +21,28 @@ export interface ChatCompletionsContext extends ServingContext {
   readonly operators: PipelineOperators;
 }
 
-/** `POST /v1/chat/completions`, streaming or not. */
+const PARAMS = { toolName: (index: number) => `tools[${index}].function.name`, toolChoiceName: 'tool_choice.function.name' };
+
+/**
+ * `POST /v1/chat/completions`, streaming or not. The client's tools, `tool_choice`,
+ * `parallel_tool_calls` and model options go to the agent with the conversation; a request whose
+ * tools or tool results cannot work is refused before the run starts.
+ */
 export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHandler {
   const { agent, activeRuns, metrics, maxOutputChars } = context;
   return async (req, res) => {
     const request = parseChatCompletionRequest(req.body);
+    checkToolUse({ serverToolNames: agent.serverToolNames ?? [], ...request }, PARAMS);
+    checkToolResults(request.messages, (index) => `messages[${index}].tool_call_id`);
     const { requestId, logger } = localsOf(res);
     const model = request.model ?? context.defaultModel;
     const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns, maxOutputChars });
     const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
     const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
-    const run$ = agent.run({ messages: request.messages, model, requestId }, lifecycle.cancellation).pipe(lifecycle.record);
+    const { messages, clientTools, toolChoice, parallelToolCalls, options } = request;
+    const run$ = agent
+      .run({ messages, model, requestId, clientTools, toolChoice, parallelToolCalls, options }, lifecycle.cancellation)
+      .pipe(lifecycle.record);
     const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
     try {
       if (!request.stream) return await serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger });

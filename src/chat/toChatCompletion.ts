@@ -1,5 +1,7 @@
-import { map, reduce, type OperatorFunction } from 'rxjs';
-import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
+import { defer, map, reduce, type OperatorFunction } from 'rxjs';
+import type { ToolCall } from '../agent/agent.js';
+import type { AgentEvent, AgentEventOf, FinishReason, Usage } from '../agent/agentEvent.js';
+import { assembleToolCalls } from '../agent/assembleToolCalls.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import type { ChatCompletionMeta, ChatUsage } from './chatCompletionChunk.js';
 import { toChatUsage } from './toChatChunks.js';
@@ -13,7 +15,13 @@ export interface ChatCompletion {
   readonly choices: readonly [
     {
       readonly index: 0;
-      readonly message: { readonly role: 'assistant'; readonly content: string; readonly reasoning_content?: string };
+      readonly message: {
+        readonly role: 'assistant';
+        /** Null when the answer is client tool calls and no text, as OpenAI has it. */
+        readonly content: string | null;
+        readonly reasoning_content?: string;
+        readonly tool_calls?: readonly ToolCall[];
+      };
       readonly logprobs: null;
       readonly finish_reason: FinishReason;
     },
@@ -24,6 +32,7 @@ export interface ChatCompletion {
 interface Answer {
   readonly content: string;
   readonly reasoning: string;
+  readonly toolCallDeltas: readonly AgentEventOf<'tool_call_delta'>[];
   readonly usage: Usage;
   readonly finishReason: FinishReason | undefined;
 }
@@ -34,6 +43,10 @@ function accumulate(answer: Answer, event: AgentEvent): Answer {
       return { ...answer, content: answer.content + event.delta };
     case 'reasoning':
       return { ...answer, reasoning: answer.reasoning + event.delta };
+    case 'tool_call_delta':
+      // Appended in place: each subscription has its own accumulator, and a copy per fragment would be quadratic.
+      (answer.toolCallDeltas as AgentEventOf<'tool_call_delta'>[]).push(event);
+      return answer;
     case 'usage':
       return { ...answer, usage: sumUsage(answer.usage, event.usage) };
     case 'finish':
@@ -43,8 +56,19 @@ function accumulate(answer: Answer, event: AgentEvent): Answer {
   }
 }
 
+function toMessage({ content, reasoning, toolCallDeltas }: Answer): ChatCompletion['choices'][0]['message'] {
+  const toolCalls = assembleToolCalls(toolCallDeltas);
+  return {
+    role: 'assistant',
+    content: content === '' && toolCalls.length > 0 ? null : content,
+    ...(reasoning ? { reasoning_content: reasoning } : {}),
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
+}
+
 /**
- * Collects a whole run into one `chat.completion`, emitted when the run completes.
+ * Collects a whole run into one `chat.completion`, emitted when the run completes; client tool
+ * calls become `message.tool_calls`, with `content: null` when there is no text.
  *
  * ```
  * source:   --t--t--f--|
@@ -52,24 +76,25 @@ function accumulate(answer: Answer, event: AgentEvent): Answer {
  * ```
  */
 export function toChatCompletion(meta: ChatCompletionMeta): OperatorFunction<AgentEvent, ChatCompletion> {
-  const empty: Answer = { content: '', reasoning: '', usage: ZERO_USAGE, finishReason: undefined };
   return (events$) =>
-    events$.pipe(
-      reduce(accumulate, empty),
-      map(({ content, reasoning, usage, finishReason }) => ({
-        id: meta.id,
-        object: 'chat.completion' as const,
-        created: meta.created,
-        model: meta.model,
-        choices: [
-          {
-            index: 0 as const,
-            message: { role: 'assistant' as const, content, ...(reasoning ? { reasoning_content: reasoning } : {}) },
-            logprobs: null,
-            finish_reason: finishReason ?? 'stop',
-          },
-        ] as const,
-        usage: toChatUsage(usage),
-      })),
+    defer(() =>
+      events$.pipe(
+        reduce(accumulate, { content: '', reasoning: '', toolCallDeltas: [], usage: ZERO_USAGE, finishReason: undefined } as Answer),
+        map((answer) => ({
+          id: meta.id,
+          object: 'chat.completion' as const,
+          created: meta.created,
+          model: meta.model,
+          choices: [
+            {
+              index: 0 as const,
+              message: toMessage(answer),
+              logprobs: null,
+              finish_reason: answer.finishReason ?? 'stop',
+            },
+          ] as const,
+          usage: toChatUsage(answer.usage),
+        })),
+      ),
     );
 }

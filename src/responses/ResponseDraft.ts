@@ -1,29 +1,44 @@
-import { randomUUID } from 'node:crypto';
-import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
+import type { ToolCall } from '../agent/agent.js';
+import type { AgentEvent, AgentEventOf, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
+import { itemId } from './itemIds.js';
 import { toResponseError } from './toResponseError.js';
-import type {
-  FunctionCallItem,
-  ItemStatus,
-  MessageItem,
-  OutputItem,
-  ResponseMeta,
-  ResponseObject,
-  ResponseStatus,
-  ResponseStreamEvent,
+import {
+  DEFAULT_ECHO,
+  SERVER_LABEL,
+  type FunctionCallItem,
+  type ItemStatus,
+  type McpCallItem,
+  type MessageItem,
+  type OutputItem,
+  type ReasoningItem,
+  type ResponseMeta,
+  type ResponseObject,
+  type ResponseStatus,
+  type ResponseStreamEvent,
 } from './responseObject.js';
 
 type Fields = Record<string, unknown>;
-const shortId = () => randomUUID().replaceAll('-', '');
 
 /**
  * The response being built from one run: its output items, usage and sequence numbers. The
  * encoder asks it for the events each agent event implies; whoever ends a run early asks it for
  * a snapshot of what was said so far.
+ *
+ * Each stretch of text is a `message` item and each stretch of reasoning a `reasoning` item (its
+ * text as one `summary_text` part, which is where the SDKs read reasoning). A tool the agent runs
+ * itself is an `mcp_call` item with `server_label: "rxgate"` (an MCP tool: its server's name and its own name there), as OpenAI reports the tools it runs
+ * on its side: the SDKs show it without taking it for a call the client must answer. A call of a
+ * client tool is a `function_call` item, which the client answers with a `function_call_output`.
  */
 export class ResponseDraft {
   readonly #items: OutputItem[] = [];
-  #openMessage: number | undefined;
+  /** The output index of the message or reasoning item that text streams into. */
+  #open: number | undefined;
+  /** Client call index -> output index, for the calls whose arguments may still grow. */
+  readonly #openCalls = new Map<number, number>();
+  /** The agent's own calls, by call id -> output index. */
+  readonly #serverCalls = new Map<string, number>();
   #usage: Usage = ZERO_USAGE;
   #finishReason: FinishReason | undefined;
   #sequence = 0;
@@ -35,6 +50,15 @@ export class ResponseDraft {
   /** The text of every message item, as the SDKs' `output_text` joins it. */
   get outputText(): string {
     return this.#items.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join('');
+  }
+
+  /** The client tool calls of the answer, as the assistant message of the conversation carries them. */
+  get toolCalls(): ToolCall[] {
+    return this.#items.flatMap((item) =>
+      item.type === 'function_call'
+        ? [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }]
+        : [],
+    );
   }
 
   event(type: string, fields: Fields = {}): ResponseStreamEvent {
@@ -50,10 +74,14 @@ export class ResponseDraft {
     switch (event.type) {
       case 'text':
         return event.delta === '' ? [] : this.#text(event.delta);
+      case 'reasoning':
+        return event.delta === '' ? [] : this.#reasoning(event.delta);
       case 'tool_start':
-        return [...this.#closeMessage(), ...this.#startCall(event.callId, event.name, event.arguments)];
+        return [...this.#close(), ...this.#startServerCall(event)];
       case 'tool_end':
-        return this.#endCall(event.callId, event.error === undefined ? 'completed' : 'incomplete');
+        return this.#endServerCall(event);
+      case 'tool_call_delta':
+        return this.#clientCall(event);
       case 'usage':
         this.#usage = sumUsage(this.#usage, event.usage);
         return [];
@@ -67,8 +95,9 @@ export class ResponseDraft {
 
   /** The clean end: `response.completed`, or `response.incomplete` when the run hit a length limit. */
   complete(): ResponseStreamEvent[] {
-    const closing = this.#closeMessage();
-    if (this.#finishReason === 'length') {
+    const cutOff = this.#finishReason === 'length';
+    const closing = [...this.#close(), ...this.#closeCalls(cutOff ? 'incomplete' : 'completed')];
+    if (cutOff) {
       return [...closing, this.event('response.incomplete', { response: this.snapshot('incomplete', 'max_output_tokens') })];
     }
     return [...closing, this.event('response.completed', { response: this.snapshot('completed') })];
@@ -95,79 +124,180 @@ export class ResponseDraft {
       instructions: meta.instructions,
       model: meta.model,
       output: this.#items.map((item) => (settled && item.status === 'in_progress' ? { ...item, status: itemStatus } : item)),
-      parallel_tool_calls: true,
       previous_response_id: meta.previousResponseId,
       store: meta.store,
-      text: { format: { type: 'text' } },
-      tool_choice: 'auto',
-      tools: [],
+      ...(meta.echo ?? DEFAULT_ECHO),
       usage: settled ? toResponseUsage(this.#usage) : null,
-      metadata: {},
     };
   }
 
+  #add(item: OutputItem): { output_index: number; item: OutputItem } {
+    return { output_index: this.#items.push(item) - 1, item };
+  }
+
+  #newId(prefix: string): string {
+    return itemId(prefix, this.meta.id, 'output', this.#items.length);
+  }
+
   #text(delta: string): ResponseStreamEvent[] {
-    const events: ResponseStreamEvent[] = [];
-    if (this.#openMessage === undefined) {
-      const item: MessageItem = { id: `msg_${shortId()}`, type: 'message', status: 'in_progress', role: 'assistant', content: [] };
-      this.#openMessage = this.#items.push(item) - 1;
-      events.push(this.event('response.output_item.added', { output_index: this.#openMessage, item }));
-      events.push(
-        this.event('response.content_part.added', { ...this.#where(), part: { type: 'output_text', text: '', annotations: [] } }),
-      );
-    }
-    const message = this.#items[this.#openMessage] as MessageItem;
+    const events = this.#items[this.#open ?? -1]?.type === 'message' ? [] : [...this.#close(), ...this.#openMessage()];
+    const index = this.#open!;
+    const message = this.#items[index] as MessageItem;
     const text = (message.content[0]?.text ?? '') + delta;
-    this.#items[this.#openMessage] = { ...message, content: [{ type: 'output_text', text, annotations: [] }] };
+    this.#items[index] = { ...message, content: [{ type: 'output_text', text, annotations: [] }] };
     events.push(this.event('response.output_text.delta', { ...this.#where(), delta, logprobs: [] }));
     return events;
   }
 
+  #openMessage(): ResponseStreamEvent[] {
+    const item: MessageItem = { id: this.#newId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+    const added = this.#add(item);
+    this.#open = added.output_index;
+    return [
+      this.event('response.output_item.added', added),
+      this.event('response.content_part.added', { ...this.#where(), part: { type: 'output_text', text: '', annotations: [] } }),
+    ];
+  }
+
+  #reasoning(delta: string): ResponseStreamEvent[] {
+    const events = this.#items[this.#open ?? -1]?.type === 'reasoning' ? [] : [...this.#close(), ...this.#openReasoning()];
+    const index = this.#open!;
+    const reasoning = this.#items[index] as ReasoningItem;
+    const text = (reasoning.summary[0]?.text ?? '') + delta;
+    this.#items[index] = { ...reasoning, summary: [{ type: 'summary_text', text }] };
+    events.push(this.event('response.reasoning_summary_text.delta', { ...this.#summaryWhere(), delta }));
+    return events;
+  }
+
+  #openReasoning(): ResponseStreamEvent[] {
+    const item: ReasoningItem = { id: this.#newId('rs'), type: 'reasoning', status: 'in_progress', summary: [] };
+    const added = this.#add(item);
+    this.#open = added.output_index;
+    return [
+      this.event('response.output_item.added', added),
+      this.event('response.reasoning_summary_part.added', { ...this.#summaryWhere(), part: { type: 'summary_text', text: '' } }),
+    ];
+  }
+
   #where() {
-    const index = this.#openMessage!;
+    const index = this.#open!;
     return { item_id: this.#items[index]!.id, output_index: index, content_index: 0 };
   }
 
-  #closeMessage(): ResponseStreamEvent[] {
-    if (this.#openMessage === undefined) return [];
-    const where = this.#where();
-    const message = { ...(this.#items[where.output_index] as MessageItem), status: 'completed' as const };
+  #summaryWhere() {
+    const index = this.#open!;
+    return { item_id: this.#items[index]!.id, output_index: index, summary_index: 0 };
+  }
+
+  /** Closes the open message or reasoning item, if any. */
+  #close(): ResponseStreamEvent[] {
+    const index = this.#open;
+    const item = index === undefined ? undefined : this.#items[index];
+    if (index === undefined || !item || (item.type !== 'message' && item.type !== 'reasoning')) return [];
+    this.#open = undefined;
+    if (item.type === 'reasoning') {
+      const where = { item_id: item.id, output_index: index, summary_index: 0 };
+      const closed: ReasoningItem = { ...item, status: 'completed' };
+      const part = closed.summary[0] ?? { type: 'summary_text', text: '' };
+      this.#items[index] = closed;
+      return [
+        this.event('response.reasoning_summary_text.done', { ...where, text: part.text }),
+        this.event('response.reasoning_summary_part.done', { ...where, part }),
+        this.event('response.output_item.done', { output_index: index, item: closed }),
+      ];
+    }
+    const where = { item_id: item.id, output_index: index, content_index: 0 };
+    const message: MessageItem = { ...item, status: 'completed' };
     const part = message.content[0]!;
-    this.#items[where.output_index] = message;
-    this.#openMessage = undefined;
+    this.#items[index] = message;
     return [
       this.event('response.output_text.done', { ...where, text: part.text, logprobs: [] }),
       this.event('response.content_part.done', { ...where, part }),
-      this.event('response.output_item.done', { output_index: where.output_index, item: message }),
+      this.event('response.output_item.done', { output_index: index, item: message }),
     ];
   }
 
-  #startCall(callId: string, name: string, args: string): ResponseStreamEvent[] {
-    const item: FunctionCallItem = {
-      id: `fc_${shortId()}`,
-      type: 'function_call',
+  #startServerCall({ callId, name, arguments: args, origin }: AgentEventOf<'tool_start'>): ResponseStreamEvent[] {
+    const item: McpCallItem = {
+      id: this.#newId('mcp'),
+      type: 'mcp_call',
       status: 'in_progress',
-      call_id: callId,
-      name,
+      // An MCP tool is shown as its server shows it; rxgate's own tools are rxgate's.
+      server_label: origin?.server ?? SERVER_LABEL,
+      name: origin?.tool ?? name,
       arguments: '',
+      output: null,
+      error: null,
     };
-    const outputIndex = this.#items.push({ ...item, arguments: args }) - 1;
-    const where = { item_id: item.id, output_index: outputIndex };
+    const added = this.#add(item);
+    this.#items[added.output_index] = { ...item, arguments: args };
+    this.#serverCalls.set(callId, added.output_index);
+    const where = { item_id: item.id, output_index: added.output_index };
     return [
-      this.event('response.output_item.added', { output_index: outputIndex, item }),
-      this.event('response.function_call_arguments.delta', { ...where, delta: args }),
-      this.event('response.function_call_arguments.done', { ...where, name, arguments: args }),
+      this.event('response.output_item.added', added),
+      this.event('response.mcp_call.in_progress', where),
+      this.event('response.mcp_call_arguments.delta', { ...where, delta: args }),
+      this.event('response.mcp_call_arguments.done', { ...where, arguments: args }),
     ];
   }
 
-  #endCall(callId: string, status: ItemStatus): ResponseStreamEvent[] {
-    const index = this.#items.findIndex(
-      (item) => item.type === 'function_call' && item.call_id === callId && item.status === 'in_progress',
-    );
-    if (index < 0) return [];
-    const item = { ...this.#items[index]!, status };
+  #endServerCall({ callId, result, error }: AgentEventOf<'tool_end'>): ResponseStreamEvent[] {
+    const index = this.#serverCalls.get(callId);
+    if (index === undefined) return [];
+    this.#serverCalls.delete(callId);
+    const failed = error !== undefined;
+    const item: McpCallItem = {
+      ...(this.#items[index] as McpCallItem),
+      status: failed ? 'failed' : 'completed',
+      output: failed ? null : (result ?? ''),
+      error: error ?? null,
+    };
     this.#items[index] = item;
-    return [this.event('response.output_item.done', { output_index: index, item })];
+    return [
+      this.event(failed ? 'response.mcp_call.failed' : 'response.mcp_call.completed', { item_id: item.id, output_index: index }),
+      this.event('response.output_item.done', { output_index: index, item }),
+    ];
+  }
+
+  #clientCall(delta: AgentEventOf<'tool_call_delta'>): ResponseStreamEvent[] {
+    const events: ResponseStreamEvent[] = [];
+    let index = this.#openCalls.get(delta.index);
+    if (index === undefined) {
+      // Calls come one after the other (sequenceToolCalls): a new one means the previous one is whole.
+      if (delta.id === undefined) return [];
+      events.push(...this.#close(), ...this.#closeCalls('completed'));
+      const item: FunctionCallItem = {
+        id: this.#newId('fc'),
+        type: 'function_call',
+        status: 'in_progress',
+        call_id: delta.id,
+        name: delta.name ?? '',
+        arguments: '',
+      };
+      const added = this.#add(item);
+      index = added.output_index;
+      this.#openCalls.set(delta.index, index);
+      events.push(this.event('response.output_item.added', added));
+    }
+    if (delta.arguments === '') return events;
+    const call = this.#items[index] as FunctionCallItem;
+    this.#items[index] = { ...call, arguments: call.arguments + delta.arguments };
+    events.push(this.event('response.function_call_arguments.delta', { item_id: call.id, output_index: index, delta: delta.arguments }));
+    return events;
+  }
+
+  #closeCalls(status: ItemStatus): ResponseStreamEvent[] {
+    const indexes = [...this.#openCalls.values()];
+    this.#openCalls.clear();
+    return indexes.flatMap((index) => {
+      const item: FunctionCallItem = { ...(this.#items[index] as FunctionCallItem), status };
+      this.#items[index] = item;
+      const where = { item_id: item.id, output_index: index };
+      return [
+        this.event('response.function_call_arguments.done', { ...where, name: item.name, arguments: item.arguments }),
+        this.event('response.output_item.done', { output_index: index, item }),
+      ];
+    });
   }
 }
 

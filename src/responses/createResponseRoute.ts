@@ -12,7 +12,11 @@ import { streamResponse } from './streamResponse.js';
 export function createResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const request = parseResponseRequest(req.body);
-    const turn = createResponseTurn(request, context.store, context.defaultModel, context.maxConversationBytes);
+    const turn = createResponseTurn(request, context.store, {
+      defaultModel: context.defaultModel,
+      serverToolNames: context.agent.serverToolNames ?? [],
+      maxConversationBytes: context.maxConversationBytes,
+    });
     if (!request.background) return request.stream ? streamResponse(req, res, turn, context) : respondResponse(req, res, turn, context);
     const queued = turn.draft.snapshot('queued');
     const run = startBackgroundResponse(turn, context);

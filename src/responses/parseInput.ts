@@ -46,7 +46,10 @@ const toContentPart = (p: InputPart): ContentPart =>
 const hasText = (content: ChatMessage['content']): boolean =>
   typeof content === 'string' ? content.trim() !== '' : (content ?? []).some((p) => p.type === 'image_url' || p.text.trim() !== '');
 
-/** The Responses API `input` (a string, or messages with `input_text` parts) as chat messages. */
+/**
+ * Responses-style `input` of messages only (a string, or messages with `input_text` parts) as chat
+ * messages: what `POST /v1/runs` takes. `POST /v1/responses` takes more (`parseResponseInput`).
+ */
 export function parseInput(input: string | readonly unknown[], body: unknown): ChatMessage[] {
   if (typeof input === 'string') {
     if (input.trim() === '')

@@ -1,6 +1,8 @@
 /** The wire shapes of the OpenAI Responses API that rxgate produces. */
 export type ResponseStatus = 'queued' | 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+/** A tool call the agent ran can also have failed. */
+export type ToolItemStatus = ItemStatus | 'failed';
 
 export interface OutputTextPart {
   readonly type: 'output_text';
@@ -16,7 +18,10 @@ export interface MessageItem {
   readonly content: readonly OutputTextPart[];
 }
 
-/** A tool the agent called itself; `arguments` is the JSON the model wrote. */
+/**
+ * A call of one of the client's function tools, which the client runs and answers with a
+ * `function_call_output` item; `arguments` is the JSON the model wrote.
+ */
 export interface FunctionCallItem {
   readonly id: string;
   readonly type: 'function_call';
@@ -26,7 +31,86 @@ export interface FunctionCallItem {
   readonly arguments: string;
 }
 
-export type OutputItem = MessageItem | FunctionCallItem;
+/** The label of rxgate's own tools on the `mcp_call` items that report them. */
+export const SERVER_LABEL = 'rxgate';
+
+/**
+ * A tool the agent ran itself, reported as OpenAI reports the hosted tools it runs: clients show
+ * it, and none takes it for a call it should answer.
+ */
+export interface McpCallItem {
+  readonly id: string;
+  readonly type: 'mcp_call';
+  readonly status: ToolItemStatus;
+  readonly server_label: string;
+  readonly name: string;
+  readonly arguments: string;
+  readonly output: string | null;
+  readonly error: string | null;
+}
+
+export interface SummaryTextPart {
+  readonly type: 'summary_text';
+  readonly text: string;
+}
+
+/** The model's reasoning, as the text of one summary part (which the SDKs read as reasoning). */
+export interface ReasoningItem {
+  readonly id: string;
+  readonly type: 'reasoning';
+  readonly status: ItemStatus;
+  readonly summary: readonly SummaryTextPart[];
+}
+
+export type OutputItem = MessageItem | FunctionCallItem | McpCallItem | ReasoningItem;
+
+/** A client's function tool in the Responses API's shape. */
+export interface ResponseFunctionTool {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description?: string | null;
+  readonly parameters: Readonly<Record<string, unknown>> | null;
+  readonly strict: boolean | null;
+}
+
+export type ResponseToolChoice = 'auto' | 'none' | 'required' | { readonly type: 'function'; readonly name: string };
+
+export type ResponseTextFormat =
+  | { readonly type: 'text' }
+  | { readonly type: 'json_object' }
+  | {
+      readonly type: 'json_schema';
+      readonly name: string;
+      readonly schema: Readonly<Record<string, unknown>>;
+      readonly description?: string;
+      readonly strict?: boolean | null;
+    };
+
+/** What a response object says of the request that made it: OpenAI echoes these. */
+export interface ResponseEcho {
+  readonly tools: readonly ResponseFunctionTool[];
+  readonly tool_choice: ResponseToolChoice;
+  readonly parallel_tool_calls: boolean;
+  readonly text: { readonly format: ResponseTextFormat; readonly verbosity?: string };
+  readonly temperature: number | null;
+  readonly top_p: number | null;
+  readonly max_output_tokens: number | null;
+  readonly reasoning: { readonly effort: string | null; readonly summary: string | null };
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** The echo of a request that asked for nothing in particular. */
+export const DEFAULT_ECHO: ResponseEcho = {
+  tools: [],
+  tool_choice: 'auto',
+  parallel_tool_calls: true,
+  text: { format: { type: 'text' } },
+  temperature: null,
+  top_p: null,
+  max_output_tokens: null,
+  reasoning: { effort: null, summary: null },
+  metadata: {},
+};
 
 export interface ResponseUsage {
   readonly input_tokens: number;
@@ -36,7 +120,7 @@ export interface ResponseUsage {
   readonly total_tokens: number;
 }
 
-export interface ResponseObject {
+export interface ResponseObject extends ResponseEcho {
   readonly id: string;
   readonly object: 'response';
   readonly created_at: number;
@@ -47,14 +131,9 @@ export interface ResponseObject {
   readonly instructions: string | null;
   readonly model: string;
   readonly output: readonly OutputItem[];
-  readonly parallel_tool_calls: boolean;
   readonly previous_response_id: string | null;
   readonly store: boolean;
-  readonly text: { readonly format: { readonly type: 'text' } };
-  readonly tool_choice: 'auto';
-  readonly tools: readonly never[];
   readonly usage: ResponseUsage | null;
-  readonly metadata: Record<string, string>;
 }
 
 /** What a response is known by before its run starts. */
@@ -67,6 +146,8 @@ export interface ResponseMeta {
   readonly previousResponseId: string | null;
   readonly store: boolean;
   readonly background: boolean;
+  /** What the response echoes of its request. Default: `DEFAULT_ECHO`. */
+  readonly echo?: ResponseEcho;
 }
 
 /** One streaming event: `type` is also the SSE event name; `sequence_number` counts from 0. */

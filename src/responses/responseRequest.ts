@@ -1,8 +1,21 @@
 import { z } from 'zod';
-import type { ChatMessage } from '../agent/agent.js';
+import type { ClientTool, ModelOptions, ResponseFormat, ToolChoice } from '../agent/agent.js';
+import { MAX_TEXT_CHARS } from '../chat/chatCompletionRequest.js';
+import {
+  definedFields,
+  functionName,
+  jsonSchema,
+  metadata,
+  modelOptionFields,
+  reasoningEffort,
+  verbosity,
+} from '../chat/modelOptionFields.js';
 import { RequestError } from '../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
-import { parseInput, turnFields } from './parseInput.js';
+import { unsupportedParameter } from '../errors/unsupportedParameter.js';
+import { turnFields } from './parseInput.js';
+import { parseResponseInput, type InputItem } from './parseResponseInput.js';
+import type { ResponseEcho, ResponseFunctionTool, ResponseTextFormat, ResponseToolChoice } from './responseObject.js';
 
 const flag = (name: string) =>
   z
@@ -10,39 +23,182 @@ const flag = (name: string) =>
     .nullable()
     .optional();
 
+const functionTool = z.object({
+  type: z.literal('function', { error: 'a tool must have type "function"' }),
+  name: functionName,
+  description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).nullable().optional(),
+  parameters: jsonSchema.nullable().optional(),
+  strict: flag('strict'),
+});
+const toolChoice = z.union(
+  [z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), name: z.string({ error: 'name must be a string' }) })],
+  { error: 'tool_choice must be "auto", "none", "required" or {"type": "function", "name": ...}' },
+);
+const textFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      name: functionName,
+      schema: jsonSchema,
+      description: z.string().max(MAX_TEXT_CHARS).optional(),
+      strict: z.boolean().nullable().optional(),
+    }),
+  ],
+  { error: 'text.format must have type "text", "json_object" or "json_schema"' },
+);
+
 const responseRequestSchema = z.object({
   ...turnFields,
   previous_response_id: z.string({ error: 'previous_response_id must be a string' }).min(1).max(256).nullable().optional(),
   store: flag('store'),
   stream: flag('stream'),
   background: flag('background'),
+  tools: z.array(functionTool, { error: 'tools must be an array of tools' }).max(128, 'more than 128 tools').nullable().optional(),
+  tool_choice: toolChoice.nullable().optional(),
+  parallel_tool_calls: flag('parallel_tool_calls'),
+  text: z.object({ format: textFormat.nullable().optional(), verbosity }).nullable().optional(),
+  reasoning: z
+    .object({
+      effort: reasoningEffort,
+      summary: z.enum(['auto', 'concise', 'detailed']).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  max_output_tokens: modelOptionFields.max_tokens,
+  temperature: modelOptionFields.temperature,
+  top_p: modelOptionFields.top_p,
+  user: modelOptionFields.user,
+  metadata,
 });
+
+type Parsed = z.output<typeof responseRequestSchema>;
 
 export interface ResponseRequest {
   readonly model: string | undefined;
-  /** This turn's input, as chat messages. */
-  readonly input: readonly ChatMessage[];
+  /** This turn's input items, `item_reference`s not yet resolved. */
+  readonly input: readonly InputItem[];
   readonly instructions: string | null;
   readonly previousResponseId: string | null;
   readonly store: boolean;
   readonly stream: boolean;
   readonly background: boolean;
+  /** The client's function tools, in the Chat Completions shape the agent takes. */
+  readonly clientTools: readonly ClientTool[];
+  readonly toolChoice: ToolChoice | undefined;
+  readonly parallelToolCalls: boolean | undefined;
+  /** The options to forward to the model, under their Chat Completions names. */
+  readonly options: ModelOptions;
+  /** What the response object says of this request. */
+  readonly echo: ResponseEcho;
 }
 
-/** Checks a `POST /v1/responses` body; anything wrong is a 400 naming the offending param. */
+const isSet = (value: unknown): boolean => value !== undefined && value !== null;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Top-level fields of the Responses API and the values of them that ask for what rxgate cannot do. */
+const REFUSED: readonly (readonly [param: string, refuses: (value: unknown) => boolean, why: string])[] = [
+  ['top_logprobs', (value) => isSet(value) && value !== 0, 'rxgate does not return log probabilities'],
+  [
+    'include',
+    (value) => Array.isArray(value) && value.includes('message.output_text.logprobs'),
+    'rxgate does not return log probabilities',
+  ],
+  ['truncation', (value) => value === 'auto', 'rxgate does not truncate a conversation; send truncation: "disabled" or leave it out'],
+  ['conversation', isSet, 'rxgate has no Conversations API; chain responses with previous_response_id'],
+  ['prompt', isSet, 'rxgate has no stored prompts; send instructions and input'],
+  ['max_tool_calls', isSet, 'rxgate caps the model calls of a run with RXGATE_MAX_TOOL_ITERATIONS, not per request'],
+];
+
+function refuseUnsupported(body: Record<string, unknown>): void {
+  for (const [param, refuses, why] of REFUSED) if (refuses(body[param])) throw unsupportedParameter(param, why);
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  for (const [index, tool] of tools.entries()) {
+    if (isObject(tool) && typeof tool.type === 'string' && tool.type !== 'function') {
+      throw unsupportedParameter(
+        `tools[${index}].type`,
+        `rxgate passes through function tools only, not '${tool.type}'; the agent's own tools run without being listed`,
+      );
+    }
+  }
+  const choice = body.tool_choice;
+  if (isObject(choice) && typeof choice.type === 'string' && choice.type !== 'function') {
+    throw unsupportedParameter('tool_choice.type', `rxgate supports auto, none, required or one function, not '${choice.type}'`);
+  }
+}
+
+function toResponseFormat(format: ResponseTextFormat | null | undefined): ResponseFormat | undefined {
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const { name, schema, description, strict } = format;
+  return { type: 'json_schema', json_schema: definedFields({ name, schema, description, strict }) as { name: string } };
+}
+
+function toEcho(parsed: Parsed): ResponseEcho {
+  const { tools, tool_choice, parallel_tool_calls, text, temperature, top_p, max_output_tokens, reasoning, metadata } = parsed;
+  return {
+    tools: (tools ?? []).map(({ name, description, parameters, strict }): ResponseFunctionTool => ({
+      type: 'function',
+      name,
+      ...(description != null ? { description } : {}),
+      parameters: parameters ?? null,
+      strict: strict ?? null,
+    })),
+    tool_choice: (tool_choice ?? 'auto') as ResponseToolChoice,
+    parallel_tool_calls: parallel_tool_calls ?? true,
+    text: { format: (text?.format ?? { type: 'text' }) as ResponseTextFormat, ...(text?.verbosity ? { verbosity: text.verbosity } : {}) },
+    temperature: temperature ?? null,
+    top_p: top_p ?? null,
+    max_output_tokens: max_output_tokens ?? null,
+    reasoning: { effort: reasoning?.effort ?? null, summary: reasoning?.summary ?? null },
+    metadata: metadata ?? {},
+  };
+}
+
+/**
+ * Checks a `POST /v1/responses` body; anything wrong is a 400 naming the offending param, and a
+ * field rxgate cannot honour a 400 `unsupported_parameter` naming it. Fields the API does not have
+ * are ignored, as in Chat Completions. `text.format`, `max_output_tokens` (as `max_tokens`, which
+ * every OpenAI-compatible server reads), `temperature`, `top_p`, `reasoning.effort`, `text.verbosity`
+ * and `user` go to the model as Chat Completions options.
+ */
 export function parseResponseRequest(body: unknown): ResponseRequest {
   assertObjectBody(body);
+  refuseUnsupported(body);
   const parsed = responseRequestSchema.safeParse(body);
   if (!parsed.success) throw invalidRequest(parsed.error, body);
-  const { model, input, instructions, previous_response_id, store, stream, background } = parsed.data;
-  const request = {
+  const { model, input, instructions, previous_response_id, store, stream, background, tools, tool_choice, parallel_tool_calls } =
+    parsed.data;
+  const { text, reasoning, max_output_tokens, temperature, top_p, user } = parsed.data;
+  const request: ResponseRequest = {
     model,
-    input: parseInput(input, body),
+    input: parseResponseInput(input, body),
     instructions: instructions ?? null,
     previousResponseId: previous_response_id ?? null,
     store: store ?? true,
     stream: stream ?? false,
     background: background ?? false,
+    clientTools: (tools ?? []).map(({ name, description, parameters, strict }) => ({
+      type: 'function',
+      function: definedFields({ name, description, parameters, strict }) as ClientTool['function'],
+    })),
+    toolChoice:
+      typeof tool_choice === 'object' && tool_choice
+        ? { type: 'function', function: { name: tool_choice.name } }
+        : (tool_choice ?? undefined),
+    parallelToolCalls: parallel_tool_calls ?? undefined,
+    options: definedFields({
+      temperature,
+      top_p,
+      max_tokens: max_output_tokens,
+      response_format: toResponseFormat(text?.format as ResponseTextFormat | null | undefined),
+      reasoning_effort: reasoning?.effort,
+      verbosity: text?.verbosity,
+      user,
+    }) as ModelOptions,
+    echo: toEcho(parsed.data),
   };
   if (request.background && !request.store) {
     throw new RequestError(

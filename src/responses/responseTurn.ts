@@ -1,9 +1,14 @@
 import type { AgentRequest, ChatMessage } from '../agent/agent.js';
+import { checkToolResults } from '../chat/checkToolResults.js';
+import { checkToolUse } from '../chat/checkToolUse.js';
+import { RequestError } from '../errors/RequestError.js';
+import type { Store } from '../store/Store.js';
 import { ResponseDraft } from './ResponseDraft.js';
 import { createResponseMeta } from './createResponseMeta.js';
+import { resolveItemReferences } from './resolveItemReferences.js';
 import type { ResponseObject } from './responseObject.js';
-import type { Store } from '../store/Store.js';
 import type { ResponseRequest } from './responseRequest.js';
+import { toChatMessages } from './toChatMessages.js';
 
 /** One `POST /v1/responses`: what the agent is asked, the draft of the answer, and how it is stored. */
 export interface ResponseTurn {
@@ -13,37 +18,82 @@ export interface ResponseTurn {
   save(response: ResponseObject): void;
 }
 
+export interface ResponseTurnOptions {
+  /** The model a request that names none gets. */
+  readonly defaultModel: string;
+  /** The agent's own tools, which a client tool may not be named after. */
+  readonly serverToolNames: readonly string[];
+  /** The largest stored conversation `previous_response_id` may continue (`RXGATE_MAX_CONVERSATION_BYTES`). Default: no limit. */
+  readonly maxConversationBytes?: number;
+}
+
+const PARAMS = { toolName: (index: number) => `tools[${index}].name`, toolChoiceName: 'tool_choice.name' };
+
+const hasText = (content: ChatMessage['content']): boolean =>
+  typeof content === 'string' ? content.trim() !== '' : (content ?? []).some((p) => p.type === 'image_url' || p.text.trim() !== '');
+
 /**
  * Builds the turn: the request's `instructions` as a system message (they do not carry over a
  * chain, as in OpenAI's API), the stored conversation of `previous_response_id` (each earlier turn
- * once), then this input. An unknown or evicted ancestor is a 404 raised here, before any byte; a
- * conversation over `maxConversationBytes` a 400, before any of it is read.
+ * once), then this input, its `item_reference`s resolved from the store. Everything that can be
+ * refused is refused here, before any byte: an unknown or evicted ancestor or item (404), a conversation over
+ * `maxConversationBytes` (400, before any of it is read), no user message in the whole conversation, a `function_call_output` that answers no call, a client tool
+ * named like one of the agent's.
+ *
+ * The stored turn is this input's messages, then one assistant message with the answer's text
+ * and the client tool calls it made, so that a follow-up that sends only `function_call_output`
+ * items with `previous_response_id` continues a conversation the upstream accepts.
  */
-export function createResponseTurn(
-  request: ResponseRequest,
-  store: Store,
-  defaultModel: string,
-  maxConversationBytes = Number.POSITIVE_INFINITY,
-): ResponseTurn {
+export function createResponseTurn(request: ResponseRequest, store: Store, options: ResponseTurnOptions): ResponseTurn {
   const history: ChatMessage[] = request.previousResponseId
-    ? store.responses.conversation(request.previousResponseId, maxConversationBytes)
+    ? store.responses.conversation(request.previousResponseId, options.maxConversationBytes ?? Number.POSITIVE_INFINITY)
     : [];
-  const model = request.model ?? defaultModel;
+  const { messages: input, sources } = toChatMessages(resolveItemReferences(request.input, store));
+  if (![...history, ...input].some((m) => m.role === 'user' && hasText(m.content))) {
+    throw new RequestError(
+      400,
+      "invalid 'input': input must contain a user message with content",
+      'invalid_request_error',
+      'input',
+      'invalid_value',
+    );
+  }
+  checkToolResults([...history, ...input], (index) =>
+    index < history.length ? undefined : `input[${sources[index - history.length]}].call_id`,
+  );
+  const { clientTools, toolChoice, parallelToolCalls, options: modelOptions } = request;
+  checkToolUse({ serverToolNames: options.serverToolNames, clientTools, toolChoice }, PARAMS);
+
+  const model = request.model ?? options.defaultModel;
   const meta = createResponseMeta({
     model,
     instructions: request.instructions,
     previousResponseId: request.previousResponseId,
     store: request.store,
     background: request.background,
+    echo: request.echo,
   });
   const draft = new ResponseDraft(meta);
   const system: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];
   return {
     draft,
-    agentRequest: { messages: [...system, ...history, ...request.input], model },
+    agentRequest: {
+      messages: [...system, ...history, ...input],
+      model,
+      clientTools,
+      toolChoice,
+      parallelToolCalls,
+      options: modelOptions,
+    },
     save: (response) => {
       if (!request.store) return;
-      store.responses.save(response, [...request.input, { role: 'assistant', content: draft.outputText }]);
+      const toolCalls = draft.toolCalls;
+      const text = draft.outputText;
+      const answer: ChatMessage =
+        toolCalls.length > 0
+          ? { role: 'assistant', content: text === '' ? null : text, tool_calls: toolCalls }
+          : { role: 'assistant', content: text };
+      store.responses.save(response, [...input, answer]);
       if (response.status !== 'in_progress' && response.status !== 'queued') store.enforceRetention();
     },
   };

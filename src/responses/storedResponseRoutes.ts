@@ -7,6 +7,8 @@ import { UnavailableResponseError } from '../errors/UnavailableResponseError.js'
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import type { ResponseObject } from './responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
+import { storedInputItems } from './storedInputItems.js';
+import { toListPage } from './toListPage.js';
 
 /** The response as it stands: live for a background response in flight, else from the store; unavailable otherwise. */
 function currentResponse(context: ResponsesContext, id: string): ResponseObject {
@@ -70,5 +72,18 @@ export function deleteResponseRoute(context: ResponsesContext): RouteHandler {
     context.store.responses.delete(id);
     context.store.events.remove(id);
     res.json({ id, object: 'response', deleted: true });
+  };
+}
+
+/**
+ * `GET /v1/responses/{id}/input_items`: the input items a stored response was given, with
+ * `item_reference`s as the items they named, paged as OpenAI pages lists (`order`, `limit`, `after`).
+ */
+export function inputItemsRoute(context: ResponsesContext): RouteHandler {
+  return (req, res) => {
+    const id = idOf(req.params);
+    const stored = context.store.responses.get<ResponseObject>(id);
+    if (stored?.kind !== 'response') throw new UnavailableResponseError(id, stored?.tombstone);
+    res.json(toListPage(storedInputItems(id, stored.turn), req.query));
   };
 }

@@ -1,13 +1,15 @@
 import { catchError, concat, concatMap, defer, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
+import { sequenceToolCalls } from '../chat/sequenceToolCalls.js';
 import type { ResponseDraft } from './ResponseDraft.js';
 import type { ResponseStreamEvent } from './responseObject.js';
 
 /**
  * Encodes agent events as Responses API stream events: `response.created` and
  * `response.in_progress` at subscription, a message item (with its content part and text deltas)
- * for each stretch of text, a `function_call` item for each tool the agent calls, and exactly one
- * terminal: `response.completed`, `response.incomplete` (a `length` finish) or `response.failed`
+ * for each stretch of text, a reasoning item for each stretch of reasoning, an `mcp_call` item
+ * for each tool the agent runs itself, a `function_call` item for each call of a client tool (one
+ * call after the other, `sequenceToolCalls`), and exactly one terminal: `response.completed`, `response.incomplete` (a `length` finish) or `response.failed`
  * (the run errored; the stream then completes). The `draft` keeps the response as it stands, for
  * a snapshot of a run that was cut short.
  *
@@ -20,7 +22,10 @@ export function toResponseEvents(draft: ResponseDraft): OperatorFunction<AgentEv
   return (events$) =>
     concat(
       defer(() => draft.start()),
-      events$.pipe(concatMap((event) => draft.apply(event))),
+      events$.pipe(
+        sequenceToolCalls(),
+        concatMap((event) => draft.apply(event)),
+      ),
       defer(() => draft.complete()),
     ).pipe(catchError((error: unknown) => draft.fail(error)));
 }

@@ -18,6 +18,9 @@ export class ManualAgent implements Agent {
   readonly runs: ManualRun[] = [];
   readonly #waiting = new Map<number, (run: ManualRun) => void>();
 
+  /** `serverToolNames`: the tools it claims to run itself. Default: none. */
+  constructor(readonly serverToolNames: readonly string[] = []) {}
+
   run(request: AgentRequest, cancellation: Cancellation) {
     return createRun(cancellation, () => {
       const run: ManualRun = { request, events: new Subject<AgentEvent>(), interrupts: [] };

@@ -25,7 +25,8 @@ export function runToolCall(tool: Tool | undefined, call: ToolCallRequest, runSi
     const controller = new AbortController();
     const signal = AbortSignal.any([runSignal, controller.signal]);
     const started = performance.now();
-    subscriber.next({ type: 'tool_start', callId: call.callId, name: call.name, arguments: call.arguments });
+    const origin = tool?.origin ? { origin: tool.origin } : {};
+    subscriber.next({ type: 'tool_start', callId: call.callId, name: call.name, arguments: call.arguments, ...origin });
     const onProgress = ({ progress, total, message }: ToolProgress) => {
       if (signal.aborted) return;
       subscriber.next({

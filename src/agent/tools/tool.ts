@@ -7,6 +7,12 @@ export interface ToolProgress {
   readonly message?: string;
 }
 
+/** The MCP server a tool comes from, and the tool's name on that server. */
+export interface ToolOrigin {
+  readonly server: string;
+  readonly tool: string;
+}
+
 /** What a running tool may use besides its arguments and its signal. */
 export interface ToolRunContext {
   /** Reports progress; it reaches the run as a `tool_progress` event. */
@@ -28,6 +34,8 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
    * Default: the JSON schema generated from `parameters`.
    */
   readonly inputSchema?: Readonly<Record<string, unknown>>;
+  /** Where a tool that is not rxgate's own lives: its MCP server and its name there. Default: rxgate's own. */
+  readonly origin?: ToolOrigin;
   run(args: z.output<Schema>, signal: AbortSignal, context?: ToolRunContext): Promise<string>;
 }
 

@@ -69,6 +69,7 @@ export function createMcpTool(options: McpToolOptions): Tool {
     description: descriptor.description ?? descriptor.title ?? '',
     parameters,
     inputSchema,
+    origin: { server: options.server, tool: descriptor.name },
     async run(args, signal, context) {
       let result: CallToolResult;
       try {

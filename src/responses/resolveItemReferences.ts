@@ -1,0 +1,56 @@
+import { RequestError } from '../errors/RequestError.js';
+import type { Store } from '../store/Store.js';
+import { placeOfItem } from './itemIds.js';
+import { parseStoredItem, type InputItem } from './parseResponseInput.js';
+import type { ResponseObject } from './responseObject.js';
+import { storedInputItems } from './storedInputItems.js';
+import type { SourcedItem } from './toChatMessages.js';
+
+function findItem(store: Store, id: string, source: number): InputItem {
+  const param = `input[${source}].id`;
+  const place = placeOfItem(id);
+  const stored = place && store.responses.get<ResponseObject>(place.responseId);
+  if (stored?.kind === 'tombstone') {
+    const why = stored.tombstone === 'evicted' ? 'evicted from the store by the retention policy' : 'deleted';
+    throw new RequestError(
+      404,
+      `item '${id}' belonged to response '${place!.responseId}', which was ${why}; send the item itself instead of a reference`,
+      'invalid_request_error',
+      param,
+      `item_${stored.tombstone}`,
+    );
+  }
+  const raw =
+    stored && place
+      ? place.side === 'output'
+        ? stored.response.output[place.index]
+        : storedInputItems(place.responseId, stored.turn)[place.index]
+      : undefined;
+  const item = raw?.id === id ? parseStoredItem(raw) : undefined;
+  if (!item) {
+    throw new RequestError(
+      404,
+      `item '${id}' not found: an item_reference names an item of a stored response (store: true)`,
+      'invalid_request_error',
+      param,
+      'item_not_found',
+    );
+  }
+  return item;
+}
+
+/**
+ * The input items with each `item_reference` replaced by the stored item it names (an output item
+ * of a stored response, or one of its input items), keeping the index of the reference; an
+ * unknown, evicted or deleted item is a 404 naming the reference. A second reference to the same
+ * item adds nothing (the Vercel AI SDK references a server tool's call and its result by one id).
+ */
+export function resolveItemReferences(items: readonly InputItem[], store: Store): SourcedItem[] {
+  const seen = new Set<string>();
+  return items.flatMap((item, source) => {
+    if (item.type !== 'item_reference') return [{ item, source }];
+    if (seen.has(item.id)) return [];
+    seen.add(item.id);
+    return [{ item: findItem(store, item.id, source), source }];
+  });
+}
