@@ -11,7 +11,7 @@ const DESCRIPTOR: McpToolDescriptor = { name: 'slow', inputSchema: { type: 'obje
 const CALL = { callId: 'call_1', name: 'srv__slow', arguments: '{}' };
 
 const EVENTS = {
-  s: { type: 'tool_start', callId: 'call_1', name: 'srv__slow', arguments: '{}' },
+  s: { type: 'tool_start', callId: 'call_1', name: 'srv__slow', arguments: '{}', origin: { server: 'srv', tool: 'slow' } },
   p: { type: 'tool_progress', callId: 'call_1', name: 'srv__slow', progress: 1, total: 3 },
   q: { type: 'tool_progress', callId: 'call_1', name: 'srv__slow', progress: 2, total: 3, message: 'halfway' },
 } satisfies Record<string, AgentEvent>;

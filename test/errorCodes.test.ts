@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../src/agent/agent.js';
 import { InterruptReason } from '../src/agent/interruptReason.js';
+import { createOfflineAgent } from '../src/agent/offline/createOfflineAgent.js';
+import { BUILTIN_TOOLS } from '../src/agent/tools/createToolRegistry.js';
 import { loadConfig } from '../src/config.js';
 import { createAgentFor } from '../src/createAgentFor.js';
 import { AgentError } from '../src/errors/AgentError.js';
@@ -173,6 +175,28 @@ async function refusedByNode(raw: string, waitMs?: number): Promise<Received> {
 }
 
 const TRIGGERS: Record<string, () => Promise<Received>> = {
+  model_not_found: async () => envelope(await fetch(`${(await open()).url}/v1/models/no-such-model`)),
+  unsupported_parameter: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { messages: USER, n: 2 })),
+  unknown_tool_call: async () =>
+    envelope(
+      await post(`${(await open()).url}/v1/chat/completions`, {
+        messages: [...USER, { role: 'tool', tool_call_id: 'call_nope', content: '42' }],
+      }),
+    ),
+  tool_name_conflict: async () => {
+    const { url } = await open(createOfflineAgent({ tools: BUILTIN_TOOLS }));
+    const tools = [{ type: 'function', function: { name: 'calculator', parameters: { type: 'object', properties: {} } } }];
+    return envelope(await post(`${url}/v1/chat/completions`, { messages: USER, tools }));
+  },
+  item_not_found: async () =>
+    envelope(
+      await post(`${(await open()).url}/v1/responses`, {
+        input: [
+          { type: 'item_reference', id: 'msg_nope' },
+          { role: 'user', content: 'hi' },
+        ],
+      }),
+    ),
   origin_not_allowed: async () =>
     envelope(
       await post(
