@@ -108,7 +108,13 @@ describe('a real MCP server from npm (server-everything) mounted from a config f
 
     expect(error).toBeUndefined();
     expect(events.filter((event) => event.type.startsWith('tool_'))).toEqual([
-      { type: 'tool_start', callId: 'call_1', name: 'everything__get-sum', arguments: '{"a":2,"b":40}', origin: { server: 'everything', tool: 'get-sum' } },
+      {
+        type: 'tool_start',
+        callId: 'call_1',
+        name: 'everything__get-sum',
+        arguments: '{"a":2,"b":40}',
+        origin: { server: 'everything', tool: 'get-sum' },
+      },
       {
         type: 'tool_end',
         callId: 'call_1',
