@@ -5,6 +5,7 @@ import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
 import { findUnsupportedChatParameter } from './findUnsupportedChatParameter.js';
 import { definedFields, functionName, jsonSchema, modelOptionFields } from './modelOptionFields.js';
+import { hasText } from '../agent/hasText.js';
 
 /** Caps that keep a hostile body from making the agent's input explode. */
 export const MAX_TEXT_CHARS = 64 * 1024;
@@ -109,11 +110,6 @@ export interface ChatCompletionRequest {
   /** The options to forward to the model, only those the client set. */
   readonly options: ModelOptions;
 }
-
-const hasText = (content: ChatMessage['content']): boolean =>
-  typeof content === 'string'
-    ? content.trim() !== ''
-    : (content ?? []).some((part) => part.type === 'image_url' || part.text.trim() !== '');
 
 /**
  * Checks a parsed JSON body; anything wrong becomes a 400 that names the offending path, and a

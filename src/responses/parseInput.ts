@@ -3,6 +3,7 @@ import type { ChatMessage, ContentPart } from '../agent/agent.js';
 import { RequestError } from '../errors/RequestError.js';
 import { MAX_MESSAGES, MAX_PARTS, MAX_TEXT_CHARS } from '../chat/chatCompletionRequest.js';
 import { invalidRequest } from '../errors/invalidRequest.js';
+import { assertUserInput } from './assertUserInput.js';
 
 const text = z.string().max(MAX_TEXT_CHARS, `text longer than ${MAX_TEXT_CHARS} characters`);
 const part = z.discriminatedUnion(
@@ -43,9 +44,6 @@ const toContentPart = (p: InputPart): ContentPart =>
     ? { type: 'image_url', image_url: { url: p.image_url, ...(p.detail ? { detail: p.detail } : {}) } }
     : { type: 'text', text: p.text };
 
-const hasText = (content: ChatMessage['content']): boolean =>
-  typeof content === 'string' ? content.trim() !== '' : (content ?? []).some((p) => p.type === 'image_url' || p.text.trim() !== '');
-
 /**
  * Responses-style `input` of messages only (a string, or messages with `input_text` parts) as chat
  * messages: what `POST /v1/runs` takes. `POST /v1/responses` takes more (`parseResponseInput`).
@@ -65,14 +63,6 @@ export function parseInput(input: string | readonly unknown[], body: unknown): C
     if (role === 'assistant') return { role, content: parts.map((p) => (p.type === 'text' ? p.text : '')).join('') };
     return { role, content: parts };
   });
-  if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
-    throw new RequestError(
-      400,
-      "invalid 'input': input must contain a user message with content",
-      'invalid_request_error',
-      'input',
-      'invalid_value',
-    );
-  }
+  assertUserInput(messages);
   return messages;
 }

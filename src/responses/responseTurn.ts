@@ -1,7 +1,6 @@
 import type { AgentRequest, ChatMessage } from '../agent/agent.js';
 import { checkToolResults } from '../chat/checkToolResults.js';
 import { checkToolUse } from '../chat/checkToolUse.js';
-import { RequestError } from '../errors/RequestError.js';
 import type { Store } from '../store/Store.js';
 import { ResponseDraft } from './ResponseDraft.js';
 import { createResponseMeta } from './createResponseMeta.js';
@@ -9,6 +8,7 @@ import { resolveItemReferences } from './resolveItemReferences.js';
 import type { ResponseObject } from './responseObject.js';
 import type { ResponseRequest } from './responseRequest.js';
 import { toChatMessages } from './toChatMessages.js';
+import { assertUserInput } from './assertUserInput.js';
 
 /** One `POST /v1/responses`: what the agent is asked, the draft of the answer, and how it is stored. */
 export interface ResponseTurn {
@@ -29,9 +29,6 @@ export interface ResponseTurnOptions {
 
 const PARAMS = { toolName: (index: number) => `tools[${index}].name`, toolChoiceName: 'tool_choice.name' };
 
-const hasText = (content: ChatMessage['content']): boolean =>
-  typeof content === 'string' ? content.trim() !== '' : (content ?? []).some((p) => p.type === 'image_url' || p.text.trim() !== '');
-
 /**
  * Builds the turn: the request's `instructions` as a system message (they do not carry over a
  * chain, as in OpenAI's API), the stored conversation of `previous_response_id` (each earlier turn
@@ -49,15 +46,7 @@ export function createResponseTurn(request: ResponseRequest, store: Store, optio
     ? store.responses.conversation(request.previousResponseId, options.maxConversationBytes ?? Number.POSITIVE_INFINITY)
     : [];
   const { messages: input, sources } = toChatMessages(resolveItemReferences(request.input, store));
-  if (![...history, ...input].some((m) => m.role === 'user' && hasText(m.content))) {
-    throw new RequestError(
-      400,
-      "invalid 'input': input must contain a user message with content",
-      'invalid_request_error',
-      'input',
-      'invalid_value',
-    );
-  }
+  assertUserInput([...history, ...input]);
   checkToolResults([...history, ...input], (index) =>
     index < history.length ? undefined : `input[${sources[index - history.length]}].call_id`,
   );
