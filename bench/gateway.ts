@@ -9,9 +9,10 @@ import type { ActiveRuns } from '../src/pipeline/activeRuns.js';
 import { bareRelay } from './bareRelay.js';
 import { betterSseRelay } from './betterSseRelay.js';
 import { noopMetrics } from './noopMetrics.js';
+import { pipeRelay } from './pipeRelay.js';
 
 /** What the bench can run as the thing under test, each in its own process. */
-export type GatewayKind = 'rxgate' | 'rxgate-no-metrics' | 'bare' | 'better-sse';
+export type GatewayKind = 'rxgate' | 'rxgate-no-metrics' | 'pipe' | 'bare' | 'better-sse';
 
 export interface GatewayStats {
   readonly rss: number;
@@ -38,7 +39,7 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   activeRuns = rxgate.activeRuns;
   listener = rxgate.app;
 } else {
-  listener = kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
+  listener = kind === 'pipe' ? pipeRelay(upstreamUrl) : kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
 }
 
 // The same server settings as `startServer`.
