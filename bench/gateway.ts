@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/http/createApp.js';
@@ -27,7 +28,7 @@ export interface GatewayStats {
   readonly openResponses: number;
 }
 
-export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean };
+export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean; heapSnapshot?: string };
 
 const [kind, upstreamUrl, maxBufferedBytes] = process.argv.slice(2) as [GatewayKind, string, string | undefined];
 let activeRuns: ActiveRuns | undefined;
@@ -76,6 +77,7 @@ process.on('message', (message: GatewayMessage) => {
     const loopDelayMax = loopDelay.max / 1e6;
     if (message.resetDelay) loopDelay.reset();
     if (message.gc) await collectGarbage();
+    if (message.heapSnapshot) writeHeapSnapshot(message.heapSnapshot);
     const { rss, heapUsed } = process.memoryUsage();
     const stats: GatewayStats = {
       rss,
