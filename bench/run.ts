@@ -16,18 +16,18 @@ import { measureThroughput } from './throughput.js';
 /** `npm run bench -- --quick` (or `BENCH_QUICK=1`) runs every figure small, under a minute, to check the harness; the committed file is a full run. */
 const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
 const plan = {
-  latency: quick ? { rounds: 30, warmup: 10 } : { rounds: 2_000, warmup: 200 },
+  latency: quick ? { rounds: 20, warmup: 5 } : { rounds: 2_000, warmup: 200 },
   loadedLatency: { levels: [1, 16, 64, 256], ...(quick ? { requests: 32, warmup: 0 } : { requests: 2_048, warmup: 256 }) },
   throughput: quick ? { deltas: 5_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
   cancellation: quick ? { trials: 10, warmup: 3 } : { trials: 300, warmup: 20 },
   concurrency: {
-    sizes: (process.env.BENCH_STREAMS ?? (quick ? '300' : '1000,10000')).split(',').map(Number),
+    sizes: (process.env.BENCH_STREAMS ?? (quick ? '200' : '1000,10000')).split(',').map(Number),
     // Long, slow streams in the full run, so that the largest size can all be open at once.
-    deltas: quick ? 6 : 20,
+    deltas: quick ? 4 : 20,
     everyMs: 500,
     deadlineMs: quick ? 30_000 : 240_000,
   },
-  soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 200 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
+  soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
 };
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -82,7 +82,7 @@ async function measureAll(): Promise<Report> {
 
   log(`5/5 leak soak ${JSON.stringify(plan.soak)}`);
   const soakGateway = await launchGateway('rxgate', upstream.baseUrl);
-  await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: quick ? 50 : 500 });
+  await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: quick ? 20 : 500 });
   const soak = await soakAborts(createClient, soakGateway, upstream, plan.soak);
   await soakGateway.stop();
   await upstream.close();
@@ -93,6 +93,7 @@ async function measureAll(): Promise<Report> {
     memoryGiB: totalmem() / 1024 ** 3,
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
+    ...(process.env.BENCH_NOFILE ? { nofile: Number(process.env.BENCH_NOFILE) } : {}),
   };
   return {
     machine,
