@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/http/createApp.js';
@@ -9,9 +10,10 @@ import type { ActiveRuns } from '../src/pipeline/activeRuns.js';
 import { bareRelay } from './bareRelay.js';
 import { betterSseRelay } from './betterSseRelay.js';
 import { noopMetrics } from './noopMetrics.js';
+import { pipeRelay } from './pipeRelay.js';
 
 /** What the bench can run as the thing under test, each in its own process. */
-export type GatewayKind = 'rxgate' | 'rxgate-no-metrics' | 'bare' | 'better-sse';
+export type GatewayKind = 'rxgate' | 'rxgate-no-metrics' | 'pipe' | 'bare' | 'better-sse';
 
 export interface GatewayStats {
   readonly rss: number;
@@ -26,7 +28,7 @@ export interface GatewayStats {
   readonly openResponses: number;
 }
 
-export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean };
+export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean; heapSnapshot?: string };
 
 const [kind, upstreamUrl, maxBufferedBytes] = process.argv.slice(2) as [GatewayKind, string, string | undefined];
 let activeRuns: ActiveRuns | undefined;
@@ -38,7 +40,7 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   activeRuns = rxgate.activeRuns;
   listener = rxgate.app;
 } else {
-  listener = kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
+  listener = kind === 'pipe' ? pipeRelay(upstreamUrl) : kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
 }
 
 // The same server settings as `startServer`.
@@ -75,6 +77,7 @@ process.on('message', (message: GatewayMessage) => {
     const loopDelayMax = loopDelay.max / 1e6;
     if (message.resetDelay) loopDelay.reset();
     if (message.gc) await collectGarbage();
+    if (message.heapSnapshot) writeHeapSnapshot(message.heapSnapshot);
     const { rss, heapUsed } = process.memoryUsage();
     const stats: GatewayStats = {
       rss,

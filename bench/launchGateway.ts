@@ -7,7 +7,7 @@ export interface Gateway {
   readonly kind: GatewayKind;
   readonly origin: string;
   readonly child: ChildProcess;
-  stats(options?: { gc?: boolean; resetDelay?: boolean }): Promise<GatewayStats>;
+  stats(options?: { gc?: boolean; resetDelay?: boolean; heapSnapshot?: string }): Promise<GatewayStats>;
   stop(): Promise<void>;
 }
 

@@ -1,15 +1,19 @@
 import type { LatencyRow } from './addedLatency.js';
 import type { CancellationRow } from './cancellation.js';
+import { CHARTS } from './charts.js';
 import type { ConcurrencyRow } from './concurrency.js';
+import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
 import { fixed, kib, mib } from './stats.js';
 import type { ThroughputRow } from './throughput.js';
 
 export interface Report {
-  readonly machine: { cores: number; cpu: string; memoryGiB: number; node: string; platform: string };
+  readonly machine: { cores: number; cpu: string; memoryGiB: number; node: string; platform: string; nofile?: number };
   readonly plan: Record<string, unknown>;
   readonly quick: boolean;
   readonly latency: readonly LatencyRow[];
+  /** Absent from results of runs before the pipe floor. */
+  readonly loadedLatency?: readonly LoadedLatencyRow[];
   readonly throughput: readonly ThroughputRow[];
   readonly cancellation: readonly CancellationRow[];
   readonly concurrency: readonly ConcurrencyRow[];
@@ -56,6 +60,34 @@ function latencySection(rows: readonly LatencyRow[]): string {
     'Peers, as published by their makers on their own hardware (not measured here): LiteLLM 2–12 ms median added, Portkey ~2.4 ms, Bifrost ~0.44 ms.',
   ];
   return lines.join('\n');
+}
+
+function loadedLatencySection(rows: readonly LoadedLatencyRow[]): string {
+  const levels = [...new Set(rows.map((row) => row.clients))];
+  const targets = [...new Set(rows.map((row) => row.target))];
+  const at = (clients: number, target: string) => rows.find((row) => row.clients === clients && row.target === target);
+  return [
+    '### Added latency against concurrent clients',
+    '',
+    `![Added latency against concurrent clients](${CHARTS.latency})`,
+    '',
+    'Streaming, an 8-delta answer timed to `[DONE]`, with 1, 16, 64 and 256 clients at once, each making its requests one after another; the targets take turns batch by batch (a batch: every client makes one request). *Added* is against the upstream reached directly at the same concurrency in the same run, so at high concurrency it includes the queueing that a third process on two shared cores causes.',
+    '',
+    `| Target | ${levels.map((n) => `${n} client${n === 1 ? '' : 's'}: added p50 / p99 ms`).join(' | ')} |`,
+    `| --- | ${levels.map(() => '---:').join(' | ')} |`,
+    ...targets.map(
+      (target) =>
+        `| ${target} | ${levels
+          .map((n) => {
+            const row = at(n, target);
+            if (!row) return '';
+            return target === 'upstream directly'
+              ? `(${fixed(row.median, 2)} / ${fixed(row.p99, 2)} absolute)`
+              : `${fixed(row.addedMedian, 2)} / ${fixed(row.addedP99, 2)}`;
+          })
+          .join(' | ')} |`,
+    ),
+  ].join('\n');
 }
 
 const range = (rates: readonly number[]) => `${Math.round(Math.min(...rates) / 1000)}k–${Math.round(Math.max(...rates) / 1000)}k`;
@@ -121,7 +153,7 @@ function cancellationSection(rows: readonly CancellationRow[]): string {
   ].join('\n');
 }
 
-function concurrencySection(rows: readonly ConcurrencyRow[], plan: { deltas: number; everyMs: number }): string {
+function concurrencySection(rows: readonly ConcurrencyRow[], plan: { deltas: number; everyMs: number }, report: Report): string {
   const largest = Math.max(...rows.map((row) => row.streams));
   const rx = rowOf(rows, 'rxgate', (row) => row.streams === largest);
   const bare = rowOf(rows, 'bare', (row) => row.streams === largest);
@@ -151,8 +183,8 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: { deltas: num
         : `Streams planned for ${rx.plannedSeconds} s took ${fixed(rx.streamMedian, 1)} s at the median.`),
     '',
     '**What this shows.** Here each delta arrives on its own: one socket read, one body-iterator promise, one pass through the pipeline, one write, for every delta of every stream. That per-delta cost, not memory, is what limits this machine: rxgate delivers fewer deltas per second than the bare relay under the same load, and under saturation it also takes new streams in more slowly, so fewer of them are open at once (*open at sample*). ' +
-      "A heap-snapshot diff of 300 stalled streams through rxgate (taken while writing this report, not part of the script) put its live heap at about 130 KiB per open stream, spread over some 350 closures, 250 contexts and 33 RxJS subscribers per stream (then still with `fetch`'s WHATWG stream objects, since replaced by undici's `request`); no single object dominates, and the leak soak below shows all of it is released. " +
-      'The open-file limit is raised by `npm run bench` (`ulimit -n 65535`); each stream holds four sockets across the processes.',
+      'A heap-snapshot diff of 1,000 stalled streams through rxgate (`bench/probeMemory.ts` with `PROBE_SNAPSHOTS=dir`, not part of this script) puts its live heap at about 97 KiB per open stream (the pipe floor: about 24 KiB), spread over some 350 closures, 250 contexts, 46 RxJS operator subscribers with 12 merge/concat inner-subscription sets, and 95 one-entry finalizer arrays (152 bytes each) per stream; no single object dominates, and the leak soak below shows all of it is released. ' +
+      `The open-file limit: \`npm run bench\` raises it to 65,535 where it can, else to the hard limit; it was ${report.machine.nofile ?? 'not recorded'} in this run. Each stream holds four sockets across the processes, two of them in the gateway: with a limit of 20,000, 10,000 streams cannot all be open at once in any target.`,
   ].join('\n');
 }
 
@@ -175,6 +207,53 @@ function soakSection(soak: SoakResult): string {
     '',
     `Aborts that never reached the upstream as a closed socket (within 1 s): **${soak.unseen}**. Requests that failed before their abort: ${soak.errors}. The resources were back to the starting count ${fixed(soak.settleMs / 1000, 1)} s after the last abort (the bench polls for up to 10 s; the idle count includes the IPC channel to the bench and the listening socket).`,
   ].join('\n');
+}
+
+/** The goals of issue 16, each a ratio to the pipe floor measured in the same run. */
+function goals(report: Report): string {
+  const { latency, throughput, cancellation, concurrency } = report;
+  const sizes = [...new Set(concurrency.map((row) => row.streams))].sort((a, b) => a - b);
+  const conc = (target: string, streams: number) => concurrency.find((row) => row.target === target && row.streams === streams);
+  const lines = ['| Goal | Target | rxgate | pipe floor | Verdict |', '| --- | --- | --- | --- | --- |'];
+  for (const streams of sizes) {
+    const rx = conc('rxgate', streams);
+    const pipe = conc('pipe', streams);
+    if (!rx || !pipe) continue;
+    const heap = rx.heapPerStream / Math.max(1, pipe.heapPerStream);
+    const rss = rx.rssPerStream / Math.max(1, pipe.rssPerStream);
+    lines.push(
+      `| 1. Memory per open stream, ${streams.toLocaleString('en-US')} streams | heap and RSS ≤ 1.5× pipe | ${kib(rx.heapPerStream)} KiB heap (${fixed(heap, 1)}×), ${kib(rx.rssPerStream)} KiB RSS (${fixed(rss, 1)}×) | ${kib(pipe.heapPerStream)} KiB heap, ${kib(pipe.rssPerStream)} KiB RSS | ${heap <= 1.5 && rss <= 1.5 ? 'met' : 'missed'} |`,
+    );
+  }
+  const largest = sizes.at(-1);
+  const rxBig = largest === undefined ? undefined : conc('rxgate', largest);
+  const pipeBig = largest === undefined ? undefined : conc('pipe', largest);
+  if (largest !== undefined && rxBig && pipeBig) {
+    const loop = rxBig.loaded.loopDelayP99 / Math.max(0.001, pipeBig.loaded.loopDelayP99);
+    const allOpen = rxBig.loaded.openResponses >= largest;
+    lines.push(
+      `| 2. ${largest.toLocaleString('en-US')} concurrent streams | all open at once, all complete right, loop p99 ≤ 1.5× pipe | ${rxBig.loaded.openResponses} open at the peak, ${rxBig.completed}/${largest} complete, loop p99 ${fixed(rxBig.loaded.loopDelayP99, 0)} ms (${fixed(loop, 1)}×) | ${pipeBig.loaded.openResponses} open, ${pipeBig.completed}/${largest}, ${fixed(pipeBig.loaded.loopDelayP99, 0)} ms | ${allOpen && rxBig.completed === largest && loop <= 1.5 ? 'met' : 'missed'} |`,
+    );
+  }
+  const added = (target: string) => rowOf(latency, target, (row) => row.mode === 'streaming').addedMedian;
+  if (latency.some((row) => row.target === 'pipe')) {
+    lines.push(
+      `| 3. Added latency, median (streaming, one client) | ≤ pipe + 0.3 ms | ${fixed(added('rxgate'), 2)} ms (pipe + ${fixed(added('rxgate') - added('pipe'), 2)}) | ${fixed(added('pipe'), 2)} ms | ${added('rxgate') <= added('pipe') + 0.3 ? 'met' : 'missed'} |`,
+    );
+  }
+  if (throughput.some((row) => row.target === 'pipe')) {
+    const ratio = rowOf(throughput, 'rxgate').median / rowOf(throughput, 'pipe').median;
+    lines.push(
+      `| 4. One stream's throughput | ≥ 0.75× pipe | ${Math.round(rowOf(throughput, 'rxgate').median).toLocaleString('en-US')} frames/s (${fixed(ratio, 2)}×) | ${Math.round(rowOf(throughput, 'pipe').median).toLocaleString('en-US')} frames/s | ${ratio >= 0.75 ? 'met' : 'missed'} |`,
+    );
+  }
+  if (cancellation.some((row) => row.target === 'pipe')) {
+    const worst = (target: string) => Math.max(...cancellation.filter((row) => row.target === target).map((row) => row.p99));
+    lines.push(
+      `| 5. Cancellation p99 (worst phase) | at the floor: under 5 ms or within 2 ms of the pipe's p99 (scheduling on two shared cores) | ${fixed(worst('rxgate'), 2)} ms | ${fixed(worst('pipe'), 2)} ms | ${worst('rxgate') < 5 || worst('rxgate') <= worst('pipe') + 2 ? 'met' : 'missed'} |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 function summary(report: Report): string {
@@ -213,12 +292,19 @@ export function renderReport(report: Report): string {
     '',
     '- **rxgate**: `createApp` with `createLlmAgent` pointed at the upstream, no tools, default settings, silent logger, Prometheus metrics on, the server settings of `startServer`.',
     '- **rxgate-no-metrics**: the same with no-op metrics (throughput only).',
+    "- **pipe**: the floor, the least a Node relay can do: `node:http` in, undici `request` out, the upstream's bytes piped to the client untouched (no parsing, no re-encoding), the upstream request destroyed when the client leaves (`bench/pipeRelay.ts`).",
     '- **bare**: a `node:http` relay that parses the upstream SSE with eventsource-parser, re-serialises each frame and writes it; nothing else (`bench/bareRelay.ts`).',
     '- **better-sse**: the same relay pushing each frame with better-sse `session.push` (which adds `event:` and `id:` lines) (`bench/betterSseRelay.ts`).',
     '',
-    'To reproduce: `npm ci && npm run bench` (about four minutes; `BENCH_QUICK=1` for a smoke run, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process).',
+    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process).',
     '',
     `Plan of this run: \`${JSON.stringify(report.plan)}\``,
+    '',
+    '## Goals (issue 16): ratios to the pipe floor',
+    '',
+    goals(report),
+    '',
+    `![Memory per open stream against streams started](${CHARTS.memory})`,
     '',
     '## Summary',
     '',
@@ -226,11 +312,12 @@ export function renderReport(report: Report): string {
     '',
     latencySection(report.latency),
     '',
+    ...(report.loadedLatency ? [loadedLatencySection(report.loadedLatency), ''] : []),
     throughputSection(report.throughput),
     '',
     cancellationSection(report.cancellation),
     '',
-    concurrencySection(report.concurrency, report.plan.concurrency as { deltas: number; everyMs: number }),
+    concurrencySection(report.concurrency, report.plan.concurrency as { deltas: number; everyMs: number }, report),
     '',
     soakSection(report.soak),
     '',

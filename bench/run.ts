@@ -1,28 +1,33 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { measureAddedLatency } from './addedLatency.js';
 import { measureCancellation } from './cancellation.js';
+import { writeCharts } from './charts.js';
 import { createClient } from './client.js';
 import { measureConcurrency, type ConcurrencyRow } from './concurrency.js';
 import { launchGateway, type Gateway } from './launchGateway.js';
+import { measureLatencyUnderLoad } from './latencyUnderLoad.js';
 import { launchUpstream } from './launchUpstream.js';
 import { soakAborts } from './leakSoak.js';
 import { renderReport, type Report } from './renderReport.js';
 import { measureThroughput } from './throughput.js';
 
-/** `BENCH_QUICK=1 npm run bench` runs every figure small, to check the harness; the committed file is a full run. */
-const quick = process.env.BENCH_QUICK === '1';
+/** `npm run bench -- --quick` (or `BENCH_QUICK=1`) runs every figure small, under a minute, to check the harness; the committed file is a full run. */
+const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
 const plan = {
-  latency: quick ? { rounds: 100, warmup: 20 } : { rounds: 2_000, warmup: 200 },
-  throughput: quick ? { deltas: 10_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
-  cancellation: quick ? { trials: 30, warmup: 5 } : { trials: 300, warmup: 20 },
+  latency: quick ? { rounds: 20, warmup: 5 } : { rounds: 2_000, warmup: 200 },
+  loadedLatency: { levels: [1, 16, 64, 256], ...(quick ? { requests: 32, warmup: 0 } : { requests: 2_048, warmup: 256 }) },
+  throughput: quick ? { deltas: 5_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
+  cancellation: quick ? { trials: 10, warmup: 3 } : { trials: 300, warmup: 20 },
   concurrency: {
-    sizes: (process.env.BENCH_STREAMS ?? (quick ? '500' : '1000,5000')).split(',').map(Number),
-    deltas: 40,
-    everyMs: 100,
-    deadlineMs: 120_000,
+    sizes: (process.env.BENCH_STREAMS ?? (quick ? '200' : '1000,10000')).split(',').map(Number),
+    // Long, slow streams in the full run, so that the largest size can all be open at once.
+    deltas: quick ? 4 : 20,
+    everyMs: 500,
+    deadlineMs: quick ? 30_000 : 240_000,
   },
-  soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 1_000 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
+  soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
 };
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -33,30 +38,41 @@ async function measureAll(): Promise<Report> {
   const started = performance.now();
   const upstream = await launchUpstream();
   const gateways = new Map<string, Gateway>();
-  for (const kind of ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'] as const)
-    gateways.set(kind, await launchGateway(kind, upstream.baseUrl));
+  const kinds = ['rxgate', 'rxgate-no-metrics', 'pipe', 'bare', 'better-sse'] as const;
+  for (const gateway of await Promise.all(kinds.map((kind) => launchGateway(kind, upstream.baseUrl)))) gateways.set(gateway.kind, gateway);
   const target = (kind: string) => ({ name: kind, origin: gateways.get(kind)!.origin });
   const client = createClient();
 
   log(`1/5 added latency ${JSON.stringify(plan.latency)}`);
-  const latency = await measureAddedLatency(client, upstream, [target('rxgate'), target('bare')], plan.latency);
+  const latency = await measureAddedLatency(client, upstream, [target('rxgate'), target('pipe'), target('bare')], plan.latency);
+  log(`1/5 added latency under concurrent clients ${JSON.stringify(plan.loadedLatency)}`);
+  const loadedLatency = await measureLatencyUnderLoad(
+    client,
+    upstream,
+    ['rxgate', 'pipe', 'bare', 'better-sse'].map(target),
+    plan.loadedLatency,
+  );
 
   log(`2/5 streaming throughput ${JSON.stringify(plan.throughput)}`);
-  const throughput = await measureThroughput(client, ['rxgate', 'rxgate-no-metrics', 'bare', 'better-sse'].map(target), plan.throughput);
+  const throughput = await measureThroughput(
+    client,
+    ['rxgate', 'rxgate-no-metrics', 'pipe', 'bare', 'better-sse'].map(target),
+    plan.throughput,
+  );
 
   log(`3/5 cancellation ${JSON.stringify(plan.cancellation)}`);
-  const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('bare')], plan.cancellation);
+  const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('pipe'), target('bare')], plan.cancellation);
   await client.close();
   for (const gateway of gateways.values()) await gateway.stop();
 
   log(`4/5 concurrency ${JSON.stringify(plan.concurrency)}`);
   const concurrency: ConcurrencyRow[] = [];
   for (const streams of plan.concurrency.sizes) {
-    for (const kind of ['rxgate', 'bare'] as const) {
+    for (const kind of ['rxgate', 'pipe', 'bare'] as const) {
       // A fresh process for each, warmed with a few short streams, so that each starts from the same idle state.
       const gateway = await launchGateway(kind, upstream.baseUrl);
       const loadClient = createClient();
-      await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams: 200, deltas: 3 });
+      await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams: quick ? 50 : 200, deltas: 3, everyMs: 100 });
       concurrency.push(await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams }));
       log(`  ${kind}: ${JSON.stringify({ ...concurrency.at(-1)!, idle: undefined, loaded: undefined })}`);
       await loadClient.close();
@@ -66,7 +82,7 @@ async function measureAll(): Promise<Report> {
 
   log(`5/5 leak soak ${JSON.stringify(plan.soak)}`);
   const soakGateway = await launchGateway('rxgate', upstream.baseUrl);
-  await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: 500 });
+  await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: quick ? 20 : 500 });
   const soak = await soakAborts(createClient, soakGateway, upstream, plan.soak);
   await soakGateway.stop();
   await upstream.close();
@@ -77,12 +93,14 @@ async function measureAll(): Promise<Report> {
     memoryGiB: totalmem() / 1024 ** 3,
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
+    ...(process.env.BENCH_NOFILE ? { nofile: Number(process.env.BENCH_NOFILE) } : {}),
   };
   return {
     machine,
     plan,
     quick,
     latency,
+    loadedLatency,
     throughput,
     cancellation,
     concurrency,
@@ -96,4 +114,5 @@ const report: Report = process.env.BENCH_RENDER_ONLY === '1' ? (JSON.parse(await
 if (process.env.BENCH_RENDER_ONLY !== '1' && !quick) await writeFile(RESULTS, `${JSON.stringify(report, null, 1)}\n`);
 const file = process.env.BENCH_OUT ?? 'BENCHMARKS.md';
 await writeFile(file, renderReport(report));
+await writeCharts(report, dirname(file));
 log(`wrote ${file}`);

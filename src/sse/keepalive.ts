@@ -1,19 +1,4 @@
-import {
-  asyncScheduler,
-  connect,
-  defer,
-  EMPTY,
-  endWith,
-  ignoreElements,
-  merge,
-  of,
-  repeat,
-  takeUntil,
-  tap,
-  timer,
-  type MonoTypeOperatorFunction,
-  type SchedulerLike,
-} from 'rxjs';
+import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { serializeComment } from './serializeFrame.js';
 
 export const KEEPALIVE_FRAME = serializeComment('keepalive');
@@ -23,7 +8,8 @@ export const KEEPALIVE_FRAME = serializeComment('keepalive');
  * model that thinks before its first token keeps the connection alive), and stops with the stream.
  *
  * A frame only records its time: the one pending timer, when it fires early because frames came
- * meanwhile, waits out the rest of the interval instead of being re-armed on every frame.
+ * meanwhile, waits out the rest of the interval instead of being re-armed on every frame. One
+ * subscriber and one scheduled action per stream (it is held by every open stream for its life).
  *
  * ```
  * keepalive(3)
@@ -32,15 +18,37 @@ export const KEEPALIVE_FRAME = serializeComment('keepalive');
  * ```
  */
 export function keepalive(ms: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<string> {
-  return connect((frames$) => {
-    let lastFrameAt = scheduler.now();
-    const dueIn = () => lastFrameAt + ms - scheduler.now();
-    const idle$ = defer(() => {
-      if (dueIn() > 0) return EMPTY;
-      lastFrameAt = scheduler.now();
-      return of(KEEPALIVE_FRAME);
-    }).pipe(repeat({ delay: () => timer(Math.max(0, dueIn()), scheduler) }));
-    const ended$ = frames$.pipe(ignoreElements(), endWith(null));
-    return merge(frames$.pipe(tap(() => (lastFrameAt = scheduler.now()))), idle$.pipe(takeUntil(ended$)));
-  });
+  return (frames$) =>
+    new Observable<string>((subscriber) => {
+      let lastFrameAt = scheduler.now();
+      let timer: Subscription | undefined;
+      // Sends a keepalive if the interval has passed since the last frame, then waits out what is left of the next one.
+      const check = () => {
+        if (lastFrameAt + ms - scheduler.now() <= 0) {
+          lastFrameAt = scheduler.now();
+          subscriber.next(KEEPALIVE_FRAME);
+        }
+        if (subscriber.closed) return;
+        timer = scheduler.schedule(check, Math.max(0, lastFrameAt + ms - scheduler.now()));
+      };
+      check();
+      const subscription = frames$.subscribe({
+        next: (frame) => {
+          lastFrameAt = scheduler.now();
+          subscriber.next(frame);
+        },
+        error: (error: unknown) => {
+          timer?.unsubscribe();
+          subscriber.error(error);
+        },
+        complete: () => {
+          timer?.unsubscribe();
+          subscriber.complete();
+        },
+      });
+      return () => {
+        timer?.unsubscribe();
+        subscription.unsubscribe();
+      };
+    });
 }

@@ -1,10 +1,9 @@
-import { asyncScheduler, endWith, map, merge, takeWhile, timer, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
-
-const END = Symbol('end');
+import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 
 /**
  * Fails with `createError()` if the source has not completed `ms` after subscription; the
- * source is unsubscribed first, so whatever it is doing stops.
+ * source is unsubscribed with it, so whatever it is doing stops. One subscriber and one scheduled
+ * action per run (it is held by every open stream for its life).
  *
  * ```
  * deadline(5)
@@ -14,12 +13,13 @@ const END = Symbol('end');
  */
 export function deadline<T>(ms: number, createError: () => Error, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<T> {
   return (source$) =>
-    merge(
-      source$.pipe(endWith(END)),
-      timer(ms, scheduler).pipe(
-        map((): typeof END => {
-          throw createError();
-        }),
-      ),
-    ).pipe(takeWhile((value): value is T => value !== END));
+    new Observable<T>((subscriber) => {
+      const subscription = source$.subscribe(subscriber);
+      if (subscriber.closed) return subscription;
+      const timer = scheduler.schedule(() => subscriber.error(createError()), ms);
+      return () => {
+        timer.unsubscribe();
+        subscription.unsubscribe();
+      };
+    });
 }
