@@ -1,7 +1,7 @@
 import type { Agent } from 'undici';
 import { chatBody } from './benchUpstream.js';
 import type { BenchUpstream } from './launchUpstream.js';
-import { postChat } from './client.js';
+import { timeOne } from './client.js';
 import { median, p99 } from './stats.js';
 
 export interface LatencyRow {
@@ -11,15 +11,6 @@ export interface LatencyRow {
   readonly p99: number;
   readonly addedMedian: number;
   readonly addedP99: number;
-}
-
-/** One request, from the call to the last byte of the body, in ms. */
-async function timeOne(client: Agent, origin: string, body: string): Promise<number> {
-  const started = performance.now();
-  const response = await postChat(client, origin, body);
-  await response.body.dump({ limit: Number.MAX_SAFE_INTEGER });
-  if (response.statusCode !== 200) throw new Error(`${origin} answered ${response.statusCode}`);
-  return performance.now() - started;
 }
 
 /**

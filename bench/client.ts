@@ -72,3 +72,12 @@ export function answerOf(text: string): { content: string; clean: boolean } {
   }
   return { content, clean: finished && done };
 }
+
+/** One request, from the call to the last byte of the body, in ms. */
+export async function timeOne(client: Agent, origin: string, body: string): Promise<number> {
+  const started = performance.now();
+  const response = await postChat(client, origin, body);
+  await response.body.dump({ limit: Number.MAX_SAFE_INTEGER });
+  if (response.statusCode !== 200) throw new Error(`${origin} answered ${response.statusCode}`);
+  return performance.now() - started;
+}

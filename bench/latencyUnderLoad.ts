@@ -1,7 +1,7 @@
 import type { Agent } from 'undici';
 import { chatBody } from './benchUpstream.js';
 import type { BenchUpstream } from './launchUpstream.js';
-import { postChat } from './client.js';
+import { timeOne } from './client.js';
 import { median, p99 } from './stats.js';
 
 export interface LoadedLatencyRow {
@@ -13,14 +13,6 @@ export interface LoadedLatencyRow {
   /** Against the upstream reached directly at the same concurrency, in the same run. */
   readonly addedMedian: number;
   readonly addedP99: number;
-}
-
-async function timeOne(client: Agent, origin: string, body: string): Promise<number> {
-  const started = performance.now();
-  const response = await postChat(client, origin, body);
-  await response.body.dump({ limit: Number.MAX_SAFE_INTEGER });
-  if (response.statusCode !== 200) throw new Error(`${origin} answered ${response.statusCode}`);
-  return performance.now() - started;
 }
 
 /**
