@@ -12,12 +12,13 @@ import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { startServer } from './http/startServer.js';
-import { retentionPolicy } from './store/enforceRetention.js';
-import { Store } from './store/Store.js';
+import { retentionPolicy } from './store/retentionPolicy.js';
+import { SqliteStore } from './store/sqlite/SqliteStore.js';
+import type { Store } from './store/Store.js';
 
 function openStore(config: Config): Store {
   try {
-    return new Store({ dataDir: config.dataDir, retention: retentionPolicy(config) });
+    return new SqliteStore({ dataDir: config.dataDir, retention: retentionPolicy(config) });
   } catch (error) {
     throw new ConfigError(`RXGATE_DATA_DIR=${JSON.stringify(config.dataDir)}: cannot open the store there: ${(error as Error).message}`);
   }
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   if (mcp) readinessChecks.push(mcp.readiness);
   const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store }).catch(async (error: unknown) => {
     await mcp?.close();
+    await store.close();
     throw error;
   });
   logger.info({ agent: agent.description }, 'agent ready');
@@ -66,11 +68,9 @@ async function main(): Promise<void> {
     running
       .shutdown()
       .then(() => mcp?.close())
+      .then(() => store.close())
       .then(
-        () => {
-          store.close();
-          process.exit(0);
-        },
+        () => process.exit(0),
         (error: unknown) => {
           logger.error({ err: error }, 'shutdown failed');
           process.exit(1);

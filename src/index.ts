@@ -71,5 +71,10 @@ export { ssePipeline, type SsePipelineOptions } from './pipeline/ssePipeline.js'
 export type { SseProtocol } from './pipeline/sseProtocol.js';
 export { writeTo, type WriteToOptions } from './sse/writeTo.js';
 export type { SseSink } from './sse/sseSink.js';
-export { Store, type StoreOptions } from './store/Store.js';
-export type { RetentionPolicy } from './store/enforceRetention.js';
+export type { Store } from './store/Store.js';
+export type { RunStore, RunRecord } from './store/RunStore.js';
+export type { ResponseStore, ResponseRecord, StoredResponse } from './store/ResponseStore.js';
+export type { EventLog, LoggedEvent } from './store/EventLog.js';
+export { SqliteStore, type SqliteStoreOptions } from './store/sqlite/SqliteStore.js';
+export { retentionPolicy, type RetentionPolicy } from './store/retentionPolicy.js';
+export { StoreError } from './errors/StoreError.js';

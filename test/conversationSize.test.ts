@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../src/agent/agent.js';
 import { ConversationTooLargeError } from '../src/errors/ConversationTooLargeError.js';
 import type { ResponseObject } from '../src/responses/responseObject.js';
-import { DATABASE_FILE } from '../src/store/openDatabase.js';
-import { Store } from '../src/store/Store.js';
+import { DATABASE_FILE } from '../src/store/sqlite/openDatabase.js';
+import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
+import type { Store } from '../src/store/Store.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { startApp, type TestApp } from './support/startApp.js';
 
@@ -33,40 +34,41 @@ const turn = (text: string): ChatMessage[] => [
 const bytesOf = (messages: readonly ChatMessage[]) => Buffer.byteLength(JSON.stringify(messages));
 
 /** resp_1 <- resp_2 <- resp_3, each turn about 1 KB (multi-byte characters counted as bytes). */
-function saveChain(store: Store): ChatMessage[][] {
+async function saveChain(store: Store): Promise<ChatMessage[][]> {
   const turns = [turn('a'.repeat(1000)), turn('é'.repeat(500)), turn('c'.repeat(1000))];
-  turns.forEach((messages, i) => store.responses.save(response(`resp_${i + 1}`, i === 0 ? null : `resp_${i}`), messages));
+  for (const [i, messages] of turns.entries())
+    await store.responses.save(response(`resp_${i + 1}`, i === 0 ? null : `resp_${i}`), messages);
   return turns;
 }
 
 describe('the conversation size', () => {
-  it('is kept on each row as the bytes of the chain, so the cap is checked before any turn is parsed', () => {
-    const store = new Store({ dataDir: ':memory:' });
-    const turns = saveChain(store);
+  it('is kept on each row as the bytes of the chain, so the cap is checked before any turn is parsed', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    const turns = await saveChain(store);
     const total = turns.reduce((sum, messages) => sum + bytesOf(messages), 0);
-    expect(store.responses.conversationBytes('resp_3')).toBe(total);
-    expect(store.responses.conversationBytes('resp_1')).toBe(bytesOf(turns[0]!));
-    expect(store.responses.conversationBytes('resp_missing')).toBeUndefined();
+    expect(await store.responses.conversationBytes('resp_3')).toBe(total);
+    expect(await store.responses.conversationBytes('resp_1')).toBe(bytesOf(turns[0]!));
+    expect(await store.responses.conversationBytes('resp_missing')).toBeUndefined();
 
     const parse = vi.spyOn(JSON, 'parse');
-    expect(() => store.responses.conversation('resp_3', total - 1)).toThrow(ConversationTooLargeError);
+    await expect(store.responses.conversation('resp_3', total - 1)).rejects.toThrow(ConversationTooLargeError);
     expect(parse).not.toHaveBeenCalled();
-    expect(() => store.responses.conversation('resp_3', total - 1)).toThrow(`is ${total} bytes, over the limit of ${total - 1}`);
+    await expect(store.responses.conversation('resp_3', total - 1)).rejects.toThrow(`is ${total} bytes, over the limit of ${total - 1}`);
 
-    expect(store.responses.conversation('resp_3', total)).toEqual(turns.flat());
-    store.close();
+    expect(await store.responses.conversation('resp_3', total)).toEqual(turns.flat());
+    await store.close();
   });
 
-  it('follows a turn that grows (saved in progress, then complete) and a new turn on a saved chain', () => {
-    const store = new Store({ dataDir: ':memory:' });
-    store.responses.save(response('resp_1'), turn('a'));
-    store.responses.save(response('resp_2', 'resp_1'), turn('b'));
-    store.responses.save(response('resp_2', 'resp_1'), turn('b'.repeat(100)));
-    expect(store.responses.conversationBytes('resp_2')).toBe(bytesOf(turn('a')) + bytesOf(turn('b'.repeat(100))));
-    store.close();
+  it('follows a turn that grows (saved in progress, then complete) and a new turn on a saved chain', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.responses.save(response('resp_1'), turn('a'));
+    await store.responses.save(response('resp_2', 'resp_1'), turn('b'));
+    await store.responses.save(response('resp_2', 'resp_1'), turn('b'.repeat(100)));
+    expect(await store.responses.conversationBytes('resp_2')).toBe(bytesOf(turn('a')) + bytesOf(turn('b'.repeat(100))));
+    await store.close();
   });
 
-  it('is measured in SQL, still without parsing, for rows of a database from before the column', () => {
+  it('is measured in SQL, still without parsing, for rows of a database from before the column', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'rxgate-store-'));
     mkdirSync(dataDir, { recursive: true });
     const legacy = new Database(join(dataDir, DATABASE_FILE));
@@ -78,19 +80,19 @@ describe('the conversation size', () => {
     insert.run('resp_2', 'completed', 'resp_1', JSON.stringify(response('resp_2', 'resp_1')), JSON.stringify(turns[1]));
     legacy.close();
 
-    const store = new Store({ dataDir });
+    const store = new SqliteStore({ dataDir });
     const total = bytesOf(turns[0]!) + bytesOf(turns[1]!);
-    expect(store.responses.conversationBytes('resp_2')).toBe(total);
+    expect(await store.responses.conversationBytes('resp_2')).toBe(total);
     const parse = vi.spyOn(JSON, 'parse');
-    expect(() => store.responses.conversation('resp_2', total - 1)).toThrow(ConversationTooLargeError);
+    await expect(store.responses.conversation('resp_2', total - 1)).rejects.toThrow(ConversationTooLargeError);
     expect(parse).not.toHaveBeenCalled();
     vi.restoreAllMocks();
 
     // A turn saved on a legacy chain carries the whole chain's size from then on.
     const next = turn('d');
-    store.responses.save(response('resp_3', 'resp_2'), next);
-    expect(store.responses.conversationBytes('resp_3')).toBe(total + bytesOf(next));
-    store.close();
+    await store.responses.save(response('resp_3', 'resp_2'), next);
+    expect(await store.responses.conversationBytes('resp_3')).toBe(total + bytesOf(next));
+    await store.close();
   });
 
   it('a follow-up to a conversation over RXGATE_MAX_CONVERSATION_BYTES is a 400 naming previous_response_id and the size', async () => {
@@ -103,7 +105,7 @@ describe('the conversation size', () => {
     const first = await post({ input: 'x'.repeat(1_600) });
     const second = await post({ input: 'y'.repeat(1_600), previous_response_id: first.body.id });
     expect(second.status).toBe(200);
-    const size = app.store.responses.conversationBytes(second.body.id)!;
+    const size = (await app.store.responses.conversationBytes(second.body.id))!;
     expect(size).toBeGreaterThan(3_000);
 
     const refused = await post({ input: 'hi', previous_response_id: second.body.id });

@@ -12,8 +12,9 @@ import type { AppConfig, CreateAppOptions } from '../src/http/createApp.js';
 import { startServer } from '../src/http/startServer.js';
 import { silentLogger } from '../src/logger.js';
 import { deadline } from '../src/operators/deadline.js';
-import { Store } from '../src/store/Store.js';
+import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import { exchange } from './reliability/support/rawHttp.js';
+import { failingStore } from './support/failingStore.js';
 import { ManualAgent } from './support/manualAgent.js';
 import { createScriptedUpstream, frames, unusedBaseUrl, type UpstreamScript } from './support/scriptedUpstream.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
@@ -243,7 +244,7 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     return envelope(await fetch(`${url}/v1/responses/${id}`));
   },
   response_evicted: async () => {
-    const store = new Store({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
+    const store = new SqliteStore({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
     closers.push(async () => store.close());
     const { url } = await open(undefined, {}, { store });
     const first = await createResponse(url);
@@ -254,13 +255,11 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     const { url, store } = await open();
     // What 10,001 chained responses leave in the store, one more link than the README's limit.
     let previous: string | null = null;
-    store.transaction(() => {
-      for (let link = 0; link <= 10_000; link++) {
-        const id = `resp_link${link}`;
-        store.responses.save({ id, status: 'completed', previous_response_id: previous }, []);
-        previous = id;
-      }
-    });
+    for (let link = 0; link <= 10_000; link++) {
+      const id = `resp_link${link}`;
+      await store.responses.save({ id, status: 'completed', previous_response_id: previous }, []);
+      previous = id;
+    }
     return envelope(await post(`${url}/v1/responses`, { input: 'hi', previous_response_id: previous }));
   },
   not_background: async () => {
@@ -315,6 +314,20 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
       }
     }
     throw new Error('the run ended without run.failed');
+  },
+  too_many_followers: async () => {
+    const { url } = await open(new ScriptedAgent([{ silent: true }]), { maxFollowersPerRun: 1 });
+    const { run_id } = (await (await post(`${url}/v1/runs`, { input: 'hi' })).json()) as { run_id: string };
+    const first = await fetch(`${url}/v1/runs/${run_id}/events`);
+    expect(first.status).toBe(200);
+    const second = await fetch(`${url}/v1/runs/${run_id}/events`);
+    await first.body!.cancel();
+    return envelope(second);
+  },
+  store_unavailable: async () => {
+    const store = failingStore(new SqliteStore({ dataDir: ':memory:' }));
+    const { url } = await open(undefined, {}, { store });
+    return envelope(await post(`${url}/v1/responses`, { input: 'hi' }));
   },
   server_error: async () => {
     // A process that dies with a response in progress leaves it so in the store; the next one finds it.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../src/agent/agent.js';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { AgentError } from '../src/errors/AgentError.js';
-import { Store } from '../src/store/Store.js';
+import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import { ManualAgent } from './support/manualAgent.js';
 import { finish, say, ScriptedAgent, usage, type ScriptStep } from './support/scriptedAgent.js';
 import { startApp, type TestApp } from './support/startApp.js';
@@ -252,7 +252,7 @@ describe('the Responses API with the official openai client', () => {
   });
 
   it('evicts by retention but keeps a tombstone: a chain through an evicted response is a 404 that says so', async () => {
-    const store = new Store({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
+    const store = new SqliteStore({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
     const client = await clientFor(scripted(say('ok'), finish()), { store });
     const first = await client.responses.create({ input: 'one' });
     const second = await client.responses.create({ input: 'two', previous_response_id: first.id });

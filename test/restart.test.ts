@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_BY_CRASH } from '../src/detached/interruptedByCrash.js';
-import { sseEvents } from './support/sseEvents.js';
+import { sseEvents, type SseEvent } from './support/sseEvents.js';
 import { startCli, type CliProcess } from './support/startCli.js';
 
 const started: CliProcess[] = [];
@@ -66,5 +66,88 @@ describe('the store across restarts of the packaged server', () => {
 
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+  });
+
+  it('loses no event a follower saw when killed mid-run: the log resumes after it, ends in run.failed, and the output is rebuilt', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rxgate-store-'));
+    const first = await start();
+    const runId = await createRun(first.url, 'Tell me a long story');
+    const seen: SseEvent[] = [];
+    for await (const event of sseEvents((await fetch(`${first.url}/v1/runs/${runId}/events`)).body!)) {
+      seen.push(event);
+      if (seen.length === 6) break;
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await start();
+    const stored: SseEvent[] = [];
+    for await (const event of sseEvents((await fetch(`${second.url}/v1/runs/${runId}/events`)).body!)) stored.push(event);
+    // Everything the follower saw was stored as it saw it; the terminal event comes after, at a new id.
+    expect(stored.slice(0, seen.length)).toEqual(seen);
+    const failed = stored.at(-1)!;
+    expect(failed.event).toBe('run.failed');
+    expect(Number(failed.id)).toBeGreaterThan(Number(seen.at(-1)!.id));
+
+    const resumed: SseEvent[] = [];
+    const lastSeen = seen.at(-1)!.id!;
+    for await (const event of sseEvents(
+      (await fetch(`${second.url}/v1/runs/${runId}/events`, { headers: { 'Last-Event-ID': lastSeen } })).body!,
+    ))
+      resumed.push(event);
+    expect(resumed).toEqual(stored.slice(seen.length));
+    // A cursor past the end of the log still learns how the run ended.
+    const pastEnd: SseEvent[] = [];
+    for await (const event of sseEvents(
+      (await fetch(`${second.url}/v1/runs/${runId}/events`, { headers: { 'Last-Event-ID': '1000000' } })).body!,
+    ))
+      pastEnd.push(event);
+    expect(pastEnd).toEqual([failed]);
+
+    const deltas = stored
+      .filter((event) => event.event === 'message.delta')
+      .map((event) => (JSON.parse(event.data) as { delta: string }).delta);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(await (await fetch(`${second.url}/v1/runs/${runId}`)).json()).toMatchObject({ status: 'failed', output: deltas.join('') });
+  });
+
+  it('rebuilds a background response cut off by a crash from its log: the text it had streamed, the item incomplete', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rxgate-store-'));
+    const first = await start();
+    const created = await fetch(`${first.url}/v1/responses`, {
+      method: 'POST',
+      body: JSON.stringify({ input: 'Tell me a long story', background: true }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    let text = '';
+    let deltas = 0;
+    for await (const event of sseEvents((await fetch(`${first.url}/v1/responses/${id}?stream=true`)).body!)) {
+      if (event.event !== 'response.output_text.delta') continue;
+      text += (JSON.parse(event.data) as { delta: string }).delta;
+      if (++deltas === 4) break;
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await start();
+    const response = (await (await fetch(`${second.url}/v1/responses/${id}`)).json()) as {
+      status: string;
+      output: { type: string; status: string; content: { text: string }[] }[];
+    };
+    expect(response.status).toBe('failed');
+    expect(response.output).toHaveLength(1);
+    expect(response.output[0]).toMatchObject({ type: 'message', status: 'incomplete' });
+    expect(response.output[0]!.content[0]!.text.startsWith(text)).toBe(true);
+  });
+
+  it('refuses to start a second server on a data directory in use, naming the directory and the holder', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rxgate-store-'));
+    const first = await start();
+    const refused = await start().then(
+      () => undefined,
+      (error: unknown) => (error as Error).message,
+    );
+    expect(refused).toContain(`the data directory ${dataDir} is in use by another rxgate process (pid ${first.child.pid}`);
+    expect((await fetch(`${first.url}/health/ready`)).status).toBe(200);
   });
 });

@@ -6,6 +6,7 @@ export const InterruptReason = {
   shuttingDown: 'Server shutting down',
   deadlineExceeded: 'Deadline exceeded',
   outputLimitReached: 'Output limit reached',
+  storeFailed: 'Store write failed',
 } as const;
 
 export type InterruptReason = (typeof InterruptReason)[keyof typeof InterruptReason];

@@ -1,18 +1,21 @@
-import { Subject, Subscription, type Observable } from 'rxjs';
+import { Subscription, type Observable } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
-import type { InterruptReason } from '../agent/interruptReason.js';
+import { InterruptReason } from '../agent/interruptReason.js';
 import { CapacityError } from '../errors/CapacityError.js';
+import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import { startLifecycle, type Lifecycle } from '../pipeline/lifecycle.js';
-import type { EventLog, LoggedEvent } from '../store/EventLog.js';
+import type { LoggedEvent } from '../store/EventLog.js';
+import type { Store } from '../store/Store.js';
 
 /** What a detached run is: its API's own object, looked up by kind so that one API never sees the other's. */
 export type DetachedKind = 'run' | 'response';
 
-/** How a detached run's events ended: on their own (perhaps after a failure), or interrupted with a reason. */
+/** How a detached run's events ended: on their own, failed (`error`), or interrupted with a reason (and the error behind it, if any). */
 export interface DetachedRunEnd {
   readonly reason?: InterruptReason;
+  readonly error?: unknown;
   /** The sequence number the next event would have. */
   readonly nextSeq: number;
 }
@@ -24,8 +27,10 @@ export interface DetachedRunSpec<S> {
   events$(lifecycle: Lifecycle): Observable<LoggedEvent>;
   /** Its API object as it stands, for `GET` while it runs. */
   snapshot(): S;
-  /** Records how it ended, and returns the terminal events an interrupted run still owes its log. */
+  /** Settles its API object, and returns the terminal events an interrupted or failed run still owes its log. */
   onEnd(end: DetachedRunEnd): LoggedEvent[];
+  /** Stores its API object as it ended, once its log is written. */
+  saveFinal(): Promise<void>;
 }
 
 /** A run that belongs to no connection: it goes on whether or not anybody listens. */
@@ -33,8 +38,8 @@ export interface DetachedRun<S = unknown> {
   readonly id: string;
   readonly kind: DetachedKind;
   readonly cancellation: Cancellation;
-  /** The events published from now on; completes when the run has ended and its log is written. */
-  readonly live$: Observable<LoggedEvent>;
+  /** Resolves once the run has ended, its last events are stored and its object saved (or the store failed to). */
+  readonly ended: Promise<void>;
   snapshot(): S;
   /** Names the reason, unsubscribes the run (which interrupts the agent), and resolves once it ended. */
   stop(reason: InterruptReason): Promise<void>;
@@ -42,21 +47,29 @@ export interface DetachedRun<S = unknown> {
 
 export interface DetachedRunsOptions {
   readonly activeRuns: ActiveRuns;
-  readonly log: EventLog;
+  readonly store: Store;
   readonly metrics: Metrics;
+  /** Told what the store failed to do; the run it belonged to has ended `failed` where it could. */
+  readonly logger: Logger;
   /** More detached runs than this at once are refused (`CapacityError`, a 429). */
   readonly maxConcurrent: number;
   /** What each run's lifecycle caps its answer at; see `startLifecycle`. Default: `RXGATE_MAX_OUTPUT_CHARS`'s. */
   readonly maxOutputChars?: number;
 }
 
+/** Ended runs kept in memory because the store refused their final state; past it the oldest is forgotten. */
+const MAX_UNSAVED = 1_000;
+
 /**
- * The engine under background responses and runs: the runs in flight, each logging every event
- * and publishing it to its live subscribers, capped at `maxConcurrent`, and registered with
- * `ActiveRuns` so that shutdown interrupts them.
+ * The engine under background responses and runs: the runs in flight, each appending every event
+ * to its log (where followers read it, once stored), capped at `maxConcurrent`, and registered
+ * with `ActiveRuns` so that shutdown interrupts them. A log that cannot be written interrupts the
+ * run with `Store write failed`; no store failure escapes a run.
  */
 export class DetachedRuns {
   readonly #runs = new Map<string, DetachedRun>();
+  /** Ended runs whose final state the store refused: shown from here, and saved again each time another run ends. */
+  readonly #unsaved = new Map<string, { readonly run: DetachedRun; readonly save: () => Promise<void> }>();
 
   constructor(private readonly options: DetachedRunsOptions) {}
 
@@ -66,54 +79,103 @@ export class DetachedRuns {
     return run?.kind === kind ? (run as DetachedRun<S>) : undefined;
   }
 
+  /** The API object of the run with this id and kind as this process knows it: in flight, or ended but not yet stored. */
+  snapshot<S>(id: string, kind: DetachedKind): S | undefined {
+    const run = this.#runs.get(id) ?? this.#unsaved.get(id)?.run;
+    return run?.kind === kind ? (run.snapshot() as S) : undefined;
+  }
+
+  #keepUnsaved(run: DetachedRun, save: () => Promise<void>): void {
+    if (this.#unsaved.size >= MAX_UNSAVED) this.#unsaved.delete(this.#unsaved.keys().next().value!);
+    this.#unsaved.set(run.id, { run, save });
+  }
+
+  #retryUnsaved(): void {
+    for (const [id, { save }] of this.#unsaved) {
+      save().then(
+        () => this.#unsaved.delete(id),
+        () => undefined,
+      );
+    }
+  }
+
   /** Throws `CapacityError` when the cap is reached; else starts `spec` now, detached from any connection. */
   start<S>(id: string, spec: DetachedRunSpec<S>): DetachedRun<S> {
-    const { activeRuns, log, metrics, maxConcurrent, maxOutputChars } = this.options;
+    const { activeRuns, store, metrics, logger, maxConcurrent, maxOutputChars } = this.options;
     if (this.#runs.size >= maxConcurrent) throw new CapacityError(this.#runs.size, maxConcurrent);
     const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightRuns, activeRuns, maxOutputChars });
     const { cancellation } = lifecycle;
-    const live$ = new Subject<LoggedEvent>();
     let nextSeq = 0;
     let over = false;
+    // The last append: the log keeps appends in order, so once it settles every earlier one has.
+    let appended: Promise<void> = Promise.resolve();
     const subscription = new Subscription();
-    const publish = (event: LoggedEvent) => {
+    let resolveEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+    const reportStoreFailure = (error: unknown) => logger.error({ err: error, id }, 'the store failed; the run ends without it');
+
+    const append = (event: LoggedEvent) => {
       nextSeq = event.seq + 1;
-      // Logged before it is published: a subscriber that reads the backlog never misses it.
-      log.append(id, event);
-      live$.next(event);
+      appended = store.events.append(id, [event]);
+      appended.catch((error: unknown) => {
+        if (over) return;
+        reportStoreFailure(error);
+        interrupt(InterruptReason.storeFailed, error);
+      });
     };
-    const end = (reason?: InterruptReason) => {
+    const end = async (reason?: InterruptReason, error?: unknown) => {
       if (over) return;
       over = true;
-      for (const event of spec.onEnd({ reason, nextSeq })) publish(event);
-      log.flush();
-      this.#runs.delete(id);
-      live$.complete();
-      lifecycle.finish();
+      try {
+        for (const event of spec.onEnd({ reason, error, nextSeq })) append(event);
+        await appended.catch(reportStoreFailure);
+        const saved = await spec.saveFinal().then(
+          () => true,
+          (storeError: unknown) => {
+            reportStoreFailure(storeError);
+            return false;
+          },
+        );
+        if (!saved) this.#keepUnsaved(run, spec.saveFinal);
+        else {
+          this.#retryUnsaved();
+          await store.enforceRetention().catch(reportStoreFailure);
+        }
+      } finally {
+        this.#runs.delete(id);
+        lifecycle.finish();
+        resolveEnded();
+      }
+    };
+    const interrupt = (reason: InterruptReason, error?: unknown) => {
+      cancellation.cancelWith(reason);
+      subscription.unsubscribe();
+      void end(cancellation.reason, error);
     };
     let stoppedAt: number | undefined;
     cancellation.onInterrupted(() => {
       if (stoppedAt !== undefined) metrics.disconnectToInterrupt.observe((performance.now() - stoppedAt) / 1000);
     });
-    const ended = new Promise<void>((resolve) => live$.subscribe({ complete: resolve }));
     const run: DetachedRun<S> = {
       id,
       kind: spec.kind,
       cancellation,
-      live$: live$.asObservable(),
+      ended,
       snapshot: spec.snapshot,
       stop: (reason) => {
         stoppedAt ??= performance.now();
-        cancellation.cancelWith(reason);
-        subscription.unsubscribe();
-        end(cancellation.reason);
+        interrupt(reason);
         return ended;
       },
     };
     this.#runs.set(id, run);
     // Shutdown names its reason on the cancellation before it signals.
     lifecycle.stop$.subscribe(() => void run.stop(cancellation.reason));
-    subscription.add(spec.events$(lifecycle).subscribe({ next: publish, complete: () => end(), error: () => end() }));
+    subscription.add(
+      spec
+        .events$(lifecycle)
+        .subscribe({ next: append, complete: () => void end(), error: (error: unknown) => void end(undefined, error) }),
+    );
     return run;
   }
 }

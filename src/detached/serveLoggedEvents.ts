@@ -1,13 +1,26 @@
 import type { Request, Response } from 'express';
-import { identity, type Observable } from 'rxjs';
+import { identity } from 'rxjs';
 import { startLifecycle } from '../pipeline/lifecycle.js';
 import { routeOf } from '../pipeline/requestLocals.js';
 import type { Served } from '../pipeline/served.js';
 import { serveSse } from '../pipeline/serveSse.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
+import { drained } from '../sse/drained.js';
 import type { LoggedEvent } from '../store/EventLog.js';
+import type { DetachedContext } from './detachedContext.js';
+import { followEvents } from './followEvents.js';
 import { loggedEventFrame } from './loggedEvent.js';
+
+/** Which log a subscriber follows, from where, and how its API tells that the log has ended. */
+export interface FollowedLog {
+  readonly id: string;
+  /** The sequence number the subscriber has seen, -1 for all. */
+  readonly after: number;
+  readonly isTerminal: (event: LoggedEvent) => boolean;
+  /** Resolves once the run has ended; undefined when it is not in flight here. */
+  readonly ended?: Promise<void>;
+}
 
 const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = {
   encode: identity,
@@ -17,20 +30,25 @@ const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = {
 };
 
 /**
- * Serves a detached run's events to one subscriber as SSE (`event: <type>`, `id: <seq>`), with
- * keepalives and the slow-client bound. The subscriber's lifecycle is its own, not the run's: a
- * subscriber that leaves, or is cut off, ends only its own stream.
+ * Serves a detached run's logged events to one subscriber as SSE (`event: <type>`, `id: <seq>`),
+ * with keepalives and the slow-client bound: the backlog is read a page at a time, each once the
+ * client has drained the last. The subscriber's lifecycle is its own, not the run's: a subscriber
+ * that leaves, or is cut off, ends only its own stream. At most `RXGATE_MAX_FOLLOWERS_PER_RUN`
+ * subscribers follow one log at once (429 `too_many_followers`).
  */
 export async function serveLoggedEvents(
   req: Request,
   res: Response,
-  events$: Observable<LoggedEvent>,
-  context: Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'>,
+  log: FollowedLog,
+  context: Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'> & DetachedContext,
 ): Promise<Served> {
+  const leave = context.followers.enter(log.id);
   const lifecycle = startLifecycle({ metrics: context.metrics, inFlight: context.metrics.inFlightStreams.labels(routeOf(req)) });
   try {
+    const events$ = followEvents(context.store.events, log.id, log.after, { ...log, ready: () => drained(res) });
     return await serveSse(req, res, events$, LOGGED_EVENTS, { ...context, lifecycle });
   } finally {
     lifecycle.finish();
+    leave();
   }
 }

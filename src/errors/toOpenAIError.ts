@@ -5,6 +5,7 @@ import { ConversationTooLargeError } from './ConversationTooLargeError.js';
 import { DeadlineError } from './DeadlineError.js';
 import { InterruptedError } from './InterruptedError.js';
 import { RequestError } from './RequestError.js';
+import { StoreError } from './StoreError.js';
 import { UnavailableResponseError } from './UnavailableResponseError.js';
 import { UpstreamError } from './UpstreamError.js';
 
@@ -64,6 +65,9 @@ export function toOpenAIError(error: unknown): OpenAIError {
   }
   if (error instanceof ConversationTooLargeError) {
     return envelope(400, error.message, 'invalid_request_error', 'conversation_too_large', 'previous_response_id');
+  }
+  if (error instanceof StoreError) {
+    return envelope(503, error.message, 'server_error', 'store_unavailable');
   }
   return envelope(500, 'rxgate: internal error while running the agent', 'server_error', 'internal_error');
 }

@@ -5,6 +5,7 @@ import { chatCompletionsRoute } from '../chat/chatCompletionsRoute.js';
 import type { PipelineOperators } from '../chat/pipelineOperators.js';
 import { DEFAULTS, type Config } from '../config.js';
 import { DetachedRuns } from '../detached/DetachedRuns.js';
+import { Followers } from '../detached/Followers.js';
 import { RequestError } from '../errors/RequestError.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
@@ -15,7 +16,8 @@ import { recoverResponses } from '../responses/recoverResponses.js';
 import { cancelResponseRoute, deleteResponseRoute, inputItemsRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
 import { recoverRuns } from '../runs/recoverRuns.js';
 import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
-import { Store } from '../store/Store.js';
+import { SqliteStore } from '../store/sqlite/SqliteStore.js';
+import type { Store } from '../store/Store.js';
 import { createAccessLog } from './accessLog.js';
 import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
@@ -28,7 +30,7 @@ import { requestContext } from './requestContext.js';
 import { route } from './route.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
-  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes'>>;
+  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes' | 'maxFollowersPerRun'>>;
 
 export interface CreateAppOptions {
   readonly agent: Agent;
@@ -46,9 +48,9 @@ export interface CreateAppOptions {
   /** What `GET /health/ready` asks. Default: ready unless shutting down. */
   readonly readiness?: Readiness;
   /**
-   * Where the Responses and Runs APIs keep stored responses, runs and event logs; what a previous
-   * process left in flight there is marked failed first. Default: a new in-memory store (nothing
-   * survives the process; `startServer` passes the on-disk one).
+   * Where the Responses and Runs APIs keep stored responses, runs and event logs; what a dead
+   * process left in flight there is marked failed (see `recovered`). Default: a new in-memory
+   * store (nothing survives the process; the CLI passes the on-disk one).
    */
   readonly store?: Store;
 }
@@ -60,6 +62,20 @@ export interface RxgateApp {
   readonly readiness: Readiness;
   readonly store: Store;
   readonly detachedRuns: DetachedRuns;
+  /** Resolves, with how many, once what a dead process left in flight is marked failed; `startServer` listens after it. */
+  readonly recovered: Promise<number>;
+}
+
+/** Marks what a dead process left in flight as failed; a store that fails here is reported, and readiness says so. */
+async function recoverInFlight(store: Store, logger: Logger): Promise<number> {
+  try {
+    const recovered = (await recoverRuns(store)) + (await recoverResponses(store));
+    if (recovered > 0) logger.warn({ recovered }, 'marked responses and runs left in flight by a dead process as failed');
+    return recovered;
+  } catch (error) {
+    logger.error({ err: error }, 'could not mark what a dead process left in flight as failed');
+    return 0;
+  }
 }
 
 const EXPOSED_HEADERS = ['X-Request-Id'];
@@ -87,13 +103,13 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     readiness = new Readiness(),
     operators = {},
   } = options;
-  const store = options.store ?? new Store({ dataDir: ':memory:' });
-  const recovered = recoverRuns(store) + recoverResponses(store);
-  if (recovered > 0) logger.warn({ recovered }, 'marked responses and runs left in flight by the previous process as failed');
+  const store = options.store ?? new SqliteStore({ dataDir: ':memory:' });
+  const recovered = recoverInFlight(store, logger);
   const detached = new DetachedRuns({
     activeRuns,
-    log: store.events,
+    store,
     metrics,
+    logger,
     maxConcurrent: config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns,
     maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   });
@@ -110,7 +126,13 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     maxBufferedBytes: config.maxBufferedBytes,
     maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   };
-  const stored = { ...serving, store, detached, maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes };
+  const stored = {
+    ...serving,
+    store,
+    detached,
+    followers: new Followers(config.maxFollowersPerRun ?? DEFAULTS.maxFollowersPerRun),
+    maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes,
+  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -154,5 +176,5 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
   });
   app.use(handleErrors(accessLog));
-  return { app, activeRuns, metrics, readiness, store, detachedRuns: detached };
+  return { app, activeRuns, metrics, readiness, store, detachedRuns: detached, recovered };
 }

@@ -23,6 +23,7 @@ const OUTCOME_OF_REASON: Record<InterruptReason, StreamOutcome> = {
   // A deadline ends the stream with an error frame; an output cap with a clean `length` finish.
   [InterruptReason.deadlineExceeded]: 'error',
   [InterruptReason.outputLimitReached]: 'completed',
+  [InterruptReason.storeFailed]: 'error',
 };
 
 export function outcomeOfInterrupt(reason: InterruptReason): StreamOutcome {

@@ -1,6 +1,6 @@
-import { replayEvents } from '../detached/replayEvents.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { followedResponse } from './followedResponse.js';
 import { respondResponse } from './respondResponse.js';
 import { parseResponseRequest } from './responseRequest.js';
 import type { ResponsesContext } from './responsesContext.js';
@@ -12,18 +12,20 @@ import { streamResponse } from './streamResponse.js';
 export function createResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const request = parseResponseRequest(req.body);
-    const turn = createResponseTurn(request, context.store, {
+    const turn = await createResponseTurn(request, context.store, {
       defaultModel: context.defaultModel,
       serverToolNames: context.agent.serverToolNames ?? [],
       maxConversationBytes: context.maxConversationBytes,
     });
     if (!request.background) return request.stream ? streamResponse(req, res, turn, context) : respondResponse(req, res, turn, context);
-    const queued = turn.draft.snapshot('queued');
-    const run = startBackgroundResponse(turn, context);
+    const snapshot = turn.draft.snapshot('queued');
+    const { run, queued } = startBackgroundResponse(turn, context);
+    // A response the store refused is a 503 here, not an id nobody can retrieve.
+    await queued;
     if (!request.stream) {
-      res.json(queued);
+      res.json(snapshot);
       return;
     }
-    return serveLoggedEvents(req, res, replayEvents(context.store.events, run.id, run, -1), context);
+    return serveLoggedEvents(req, res, followedResponse(context, run.id, -1), context);
   };
 }

@@ -6,10 +6,10 @@ import type { ResponseObject } from './responseObject.js';
 import { storedInputItems } from './storedInputItems.js';
 import type { SourcedItem } from './toChatMessages.js';
 
-function findItem(store: Store, id: string, source: number): InputItem {
+async function findItem(store: Store, id: string, source: number): Promise<InputItem> {
   const param = `input[${source}].id`;
   const place = placeOfItem(id);
-  const stored = place && store.responses.get<ResponseObject>(place.responseId);
+  const stored = place && (await store.responses.get<ResponseObject>(place.responseId));
   if (stored?.kind === 'tombstone') {
     const why = stored.tombstone === 'evicted' ? 'evicted from the store by the retention policy' : 'deleted';
     throw new RequestError(
@@ -45,12 +45,15 @@ function findItem(store: Store, id: string, source: number): InputItem {
  * unknown, evicted or deleted item is a 404 naming the reference. A second reference to the same
  * item adds nothing (the Vercel AI SDK references a server tool's call and its result by one id).
  */
-export function resolveItemReferences(items: readonly InputItem[], store: Store): SourcedItem[] {
+export async function resolveItemReferences(items: readonly InputItem[], store: Store): Promise<SourcedItem[]> {
   const seen = new Set<string>();
-  return items.flatMap((item, source) => {
-    if (item.type !== 'item_reference') return [{ item, source }];
-    if (seen.has(item.id)) return [];
-    seen.add(item.id);
-    return [{ item: findItem(store, item.id, source), source }];
-  });
+  const resolved: SourcedItem[] = [];
+  for (const [source, item] of items.entries()) {
+    if (item.type !== 'item_reference') resolved.push({ item, source });
+    else if (!seen.has(item.id)) {
+      seen.add(item.id);
+      resolved.push({ item: await findItem(store, item.id, source), source });
+    }
+  }
+  return resolved;
 }

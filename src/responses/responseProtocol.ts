@@ -1,28 +1,22 @@
-import { tap } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import type { ResponseDraft } from './ResponseDraft.js';
 import { responseFrame } from './responseFrame.js';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from './responseObject.js';
+import type { ResponseObject, ResponseStreamEvent } from './responseObject.js';
+import { savedBeforeSent } from './savedBeforeSent.js';
 import { toResponseEvents } from './toResponseEvents.js';
 
 /**
  * The Responses API on the SSE pipeline: typed events from `response.created` to one terminal
- * event, whose response `onSettled` receives. A stream the server ended (stop, shutdown) still
- * ends with a `response.incomplete` carrying the text so far.
+ * event, sent once `onSettled` has stored its response. A stream the server ended (stop,
+ * shutdown) still ends with a `response.incomplete` carrying the text so far.
  */
 export function responseProtocol(
   draft: ResponseDraft,
-  onSettled: (response: ResponseObject) => void,
+  onSettled: (response: ResponseObject) => Promise<void>,
 ): SseProtocol<AgentEvent, ResponseStreamEvent> {
   const protocol: SseProtocol<AgentEvent, ResponseStreamEvent> = {
-    encode: (events$) =>
-      events$.pipe(
-        toResponseEvents(draft),
-        tap((event) => {
-          if (TERMINAL_RESPONSE_EVENTS.has(event.type)) onSettled(event.response as ResponseObject);
-        }),
-      ),
+    encode: (events$) => events$.pipe(toResponseEvents(draft), savedBeforeSent(onSettled)),
     frame: responseFrame,
     isFailure: (event) => event.type === 'response.failed',
     serverEnded: () => responseFrame(draft.event('response.incomplete', { response: draft.snapshot('incomplete', 'interrupted') })),

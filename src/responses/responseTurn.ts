@@ -14,8 +14,8 @@ import { assertUserInput } from './assertUserInput.js';
 export interface ResponseTurn {
   readonly draft: ResponseDraft;
   readonly agentRequest: AgentRequest;
-  /** Stores the response with this turn (its input and the answer so far), when `store` is on. */
-  save(response: ResponseObject): void;
+  /** Stores the response with this turn (its input and the answer so far), when `store` is on; a settled one also applies retention. */
+  save(response: ResponseObject): Promise<void>;
 }
 
 export interface ResponseTurnOptions {
@@ -41,11 +41,11 @@ const PARAMS = { toolName: (index: number) => `tools[${index}].name`, toolChoice
  * and the client tool calls it made, so that a follow-up that sends only `function_call_output`
  * items with `previous_response_id` continues a conversation the upstream accepts.
  */
-export function createResponseTurn(request: ResponseRequest, store: Store, options: ResponseTurnOptions): ResponseTurn {
+export async function createResponseTurn(request: ResponseRequest, store: Store, options: ResponseTurnOptions): Promise<ResponseTurn> {
   const history: ChatMessage[] = request.previousResponseId
-    ? store.responses.conversation(request.previousResponseId, options.maxConversationBytes ?? Number.POSITIVE_INFINITY)
+    ? await store.responses.conversation(request.previousResponseId, options.maxConversationBytes ?? Number.POSITIVE_INFINITY)
     : [];
-  const { messages: input, sources } = toChatMessages(resolveItemReferences(request.input, store));
+  const { messages: input, sources } = toChatMessages(await resolveItemReferences(request.input, store));
   assertUserInput([...history, ...input]);
   checkToolResults([...history, ...input], (index) =>
     index < history.length ? undefined : `input[${sources[index - history.length]}].call_id`,
@@ -74,7 +74,7 @@ export function createResponseTurn(request: ResponseRequest, store: Store, optio
       parallelToolCalls,
       options: modelOptions,
     },
-    save: (response) => {
+    save: async (response) => {
       if (!request.store) return;
       const toolCalls = draft.toolCalls;
       const text = draft.outputText;
@@ -82,8 +82,8 @@ export function createResponseTurn(request: ResponseRequest, store: Store, optio
         toolCalls.length > 0
           ? { role: 'assistant', content: text === '' ? null : text, tool_calls: toolCalls }
           : { role: 'assistant', content: text };
-      store.responses.save(response, [...input, answer]);
-      if (response.status !== 'in_progress' && response.status !== 'queued') store.enforceRetention();
+      await store.responses.save(response, [...input, answer]);
+      if (response.status !== 'in_progress' && response.status !== 'queued') await store.enforceRetention();
     },
   };
 }

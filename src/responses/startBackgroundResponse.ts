@@ -1,40 +1,57 @@
-import { map, tap } from 'rxjs';
+import { concat, defer, ignoreElements, map, tap } from 'rxjs';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from './responseObject.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from './responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
 import { toResponseEvents } from './toResponseEvents.js';
 
+export interface BackgroundResponse {
+  readonly run: DetachedRun<ResponseObject>;
+  /** Settles once the response is stored `queued` (or the store refused it, which ends the run `failed`). */
+  readonly queued: Promise<void>;
+}
+
 /**
  * Runs a `background: true` response detached from the connection, logging its events for
- * `GET /v1/responses/{id}?stream=true`. A cancel leaves it `cancelled`, shutdown `incomplete`;
- * either way its stream still ends with a `response.incomplete` carrying the text so far.
+ * `GET /v1/responses/{id}?stream=true`. It is stored `queued` before the agent starts, and as it
+ * settled once its log is written. A cancel leaves it `cancelled`, shutdown `incomplete`; either
+ * way its stream still ends with a `response.incomplete` carrying the text so far. A store that
+ * fails ends it `failed`.
  */
-export function startBackgroundResponse(turn: ResponseTurn, { agent, detached }: ResponsesContext): DetachedRun<ResponseObject> {
+export function startBackgroundResponse(turn: ResponseTurn, { agent, detached }: ResponsesContext): BackgroundResponse {
   const { draft } = turn;
-  return detached.start<ResponseObject>(draft.meta.id, {
+  let settled: ResponseObject | undefined;
+  let queued: Promise<void> = Promise.resolve();
+  const logged = (events: readonly ResponseStreamEvent[]) => events.map((event) => toLoggedEvent(event, event.sequence_number));
+  const run = detached.start<ResponseObject>(draft.meta.id, {
     kind: 'response',
-    events$: (lifecycle) => {
-      turn.save(draft.snapshot('queued'));
-      return agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
-        lifecycle.record,
-        toResponseEvents(draft),
-        tap((event) => {
-          if (TERMINAL_RESPONSE_EVENTS.has(event.type)) turn.save(event.response as ResponseObject);
-        }),
-        map((event) => toLoggedEvent(event, event.sequence_number)),
-      );
-    },
-    snapshot: () => draft.snapshot('in_progress'),
-    onEnd: ({ reason }) => {
-      if (reason === undefined) return [];
+    events$: (lifecycle) =>
+      concat(
+        defer(() => (queued = turn.save(draft.snapshot('queued')))).pipe(ignoreElements()),
+        agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
+          lifecycle.record,
+          toResponseEvents(draft),
+          tap((event) => {
+            if (TERMINAL_RESPONSE_EVENTS.has(event.type)) settled = event.response as ResponseObject;
+          }),
+          map((event) => toLoggedEvent(event, event.sequence_number)),
+        ),
+      ),
+    snapshot: () => settled ?? draft.snapshot('in_progress'),
+    saveFinal: () => turn.save(settled ?? draft.snapshot('incomplete', 'interrupted')),
+    onEnd: ({ reason, error }) => {
+      if (settled) return [];
+      if (reason === undefined || error !== undefined) {
+        const [failed] = draft.fail(error ?? new Error('the response ended without an outcome'));
+        settled = failed!.response as ResponseObject;
+        return logged([failed!]);
+      }
       const cancelled = reason === InterruptReason.stopRequested;
-      const response = draft.snapshot(cancelled ? 'cancelled' : 'incomplete', cancelled ? 'cancelled' : 'interrupted');
-      turn.save(response);
-      const incomplete = draft.event('response.incomplete', { response });
-      return [toLoggedEvent(incomplete, incomplete.sequence_number)];
+      settled = draft.snapshot(cancelled ? 'cancelled' : 'incomplete', cancelled ? 'cancelled' : 'interrupted');
+      return logged([draft.event('response.incomplete', { response: settled })]);
     },
   });
+  return { run, queued };
 }

@@ -1,20 +1,20 @@
 import { InterruptReason } from '../agent/interruptReason.js';
 import { parseEventCursor } from '../detached/parseEventCursor.js';
-import { replayEvents } from '../detached/replayEvents.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { RequestError } from '../errors/RequestError.js';
 import { UnavailableResponseError } from '../errors/UnavailableResponseError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { followedResponse } from './followedResponse.js';
 import type { ResponseObject } from './responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
 import { storedInputItems } from './storedInputItems.js';
 import { toListPage } from './toListPage.js';
 
 /** The response as it stands: live for a background response in flight, else from the store; unavailable otherwise. */
-function currentResponse(context: ResponsesContext, id: string): ResponseObject {
-  const live = context.detached.get<ResponseObject>(id, 'response');
-  if (live) return live.snapshot();
-  const stored = context.store.responses.get<ResponseObject>(id);
+async function currentResponse(context: ResponsesContext, id: string): Promise<ResponseObject> {
+  const live = context.detached.snapshot<ResponseObject>(id, 'response');
+  if (live) return live;
+  const stored = await context.store.responses.get<ResponseObject>(id);
   if (stored?.kind === 'response') return stored.response;
   throw new UnavailableResponseError(id, stored?.tombstone);
 }
@@ -23,9 +23,9 @@ const idOf = (params: Record<string, string | string[]>): string => String(param
 
 /** `GET /v1/responses/{id}`, or with `?stream=true&starting_after=N` a background response's events after N. */
 export function retrieveResponseRoute(context: ResponsesContext): RouteHandler {
-  return (req, res) => {
+  return async (req, res) => {
     const id = idOf(req.params);
-    const response = currentResponse(context, id);
+    const response = await currentResponse(context, id);
     if (req.query.stream !== 'true') {
       res.json(response);
       return;
@@ -40,7 +40,7 @@ export function retrieveResponseRoute(context: ResponsesContext): RouteHandler {
         'invalid_value',
       );
     }
-    return serveLoggedEvents(req, res, replayEvents(context.store.events, id, context.detached.get(id, 'response'), after), context);
+    return serveLoggedEvents(req, res, followedResponse(context, id, after), context);
   };
 }
 
@@ -48,7 +48,7 @@ export function retrieveResponseRoute(context: ResponsesContext): RouteHandler {
 export function cancelResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const id = idOf(req.params);
-    const response = currentResponse(context, id);
+    const response = await currentResponse(context, id);
     if (!response.background) {
       throw new RequestError(
         400,
@@ -59,7 +59,7 @@ export function cancelResponseRoute(context: ResponsesContext): RouteHandler {
       );
     }
     await context.detached.get(id, 'response')?.stop(InterruptReason.stopRequested);
-    res.json(currentResponse(context, id));
+    res.json(await currentResponse(context, id));
   };
 }
 
@@ -67,10 +67,10 @@ export function cancelResponseRoute(context: ResponsesContext): RouteHandler {
 export function deleteResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const id = idOf(req.params);
-    currentResponse(context, id);
+    await currentResponse(context, id);
     await context.detached.get(id, 'response')?.stop(InterruptReason.stopRequested);
-    context.store.responses.delete(id);
-    context.store.events.remove(id);
+    await context.store.responses.delete(id);
+    await context.store.events.remove(id);
     res.json({ id, object: 'response', deleted: true });
   };
 }
@@ -80,9 +80,9 @@ export function deleteResponseRoute(context: ResponsesContext): RouteHandler {
  * `item_reference`s as the items they named, paged as OpenAI pages lists (`order`, `limit`, `after`).
  */
 export function inputItemsRoute(context: ResponsesContext): RouteHandler {
-  return (req, res) => {
+  return async (req, res) => {
     const id = idOf(req.params);
-    const stored = context.store.responses.get<ResponseObject>(id);
+    const stored = await context.store.responses.get<ResponseObject>(id);
     if (stored?.kind !== 'response') throw new UnavailableResponseError(id, stored?.tombstone);
     res.json(toListPage(storedInputItems(id, stored.turn), req.query));
   };

@@ -1,23 +1,32 @@
 import { InterruptedError } from '../errors/InterruptedError.js';
 import type { Store } from '../store/Store.js';
 import { INTERRUPTED_BY_CRASH } from '../detached/interruptedByCrash.js';
+import { readLog } from '../detached/readLog.js';
 import { toRunError } from './runError.js';
 import type { RunObject } from './runObject.js';
 
-/**
- * Marks the runs a previous process left queued or running as failed, with an error that says
- * so, and ends each one's event log with `run.failed` so that a subscriber is not left waiting.
- * Returns how many it marked.
- */
-export function recoverRuns(store: Store, now = Date.now()): number {
-  return store.transaction(() => {
-    const runs = store.runs.unfinished<RunObject>();
-    const error = toRunError(new InterruptedError(INTERRUPTED_BY_CRASH, 'interrupted'));
-    for (const run of runs) {
-      const failed: RunObject = { ...run, status: 'failed', completed_at: Math.floor(now / 1000), error };
-      store.runs.save(failed);
-      store.events.appendLast(run.id, () => ({ type: 'run.failed', data: JSON.stringify({ type: 'run.failed', error }) }));
-    }
-    return runs.length;
+/** The output a run had streamed, rebuilt from the deltas its log kept. */
+async function storedOutput(store: Store, id: string): Promise<string> {
+  let output = '';
+  await readLog(store.events, id, ({ type, data }) => {
+    if (type === 'message.delta') output += (JSON.parse(data) as { delta: string }).delta;
   });
+  return output;
+}
+
+/**
+ * Marks the runs a dead process left queued or running as failed, with an error that says so and
+ * the output their logs kept, and ends each one's event log with `run.failed` so that a
+ * subscriber is not left waiting. Returns how many it marked.
+ */
+export async function recoverRuns(store: Store, now = Date.now()): Promise<number> {
+  const runs = await store.runs.unfinished<RunObject>();
+  const error = toRunError(new InterruptedError(INTERRUPTED_BY_CRASH, 'interrupted'));
+  for (const run of runs) {
+    const output = await storedOutput(store, run.id);
+    const failed: RunObject = { ...run, status: 'failed', completed_at: Math.floor(now / 1000), output, error };
+    await store.runs.save(failed);
+    await store.events.appendLast(run.id, () => ({ type: 'run.failed', data: JSON.stringify({ type: 'run.failed', error }) }));
+  }
+  return runs.length;
 }

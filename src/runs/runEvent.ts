@@ -36,6 +36,9 @@ export type RunEvent =
   | { readonly type: 'run.failed'; readonly error: RunError }
   | { readonly type: 'run.cancelled'; readonly reason: string };
 
+/** The events that end a run's log. */
+export const TERMINAL_RUN_EVENTS: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+
 export function toRunUsage(usage: Usage): RunUsage {
   return { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
 }

@@ -1,16 +1,16 @@
 import { InterruptReason } from '../agent/interruptReason.js';
 import { parseEventCursor } from '../detached/parseEventCursor.js';
-import { replayEvents } from '../detached/replayEvents.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { TERMINAL_RUN_EVENTS } from './runEvent.js';
 import type { RunObject } from './runObject.js';
 import { parseRunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
 import { startRun } from './startRun.js';
 
-function currentRun(context: RunsContext, id: string): RunObject {
-  const run = context.detached.get<RunObject>(id, 'run')?.snapshot() ?? context.store.runs.get<RunObject>(id);
+async function currentRun(context: RunsContext, id: string): Promise<RunObject> {
+  const run = context.detached.snapshot<RunObject>(id, 'run') ?? (await context.store.runs.get<RunObject>(id));
   if (!run) throw new RequestError(404, `run '${id}' not found`, 'not_found_error', null, 'run_not_found');
   return run;
 }
@@ -28,19 +28,20 @@ export const createRunRoute =
 /** `GET /v1/runs/{id}`. */
 export const retrieveRunRoute =
   (context: RunsContext): RouteHandler =>
-  (req, res) => {
-    res.json(currentRun(context, idOf(req.params)));
+  async (req, res) => {
+    res.json(await currentRun(context, idOf(req.params)));
   };
 
 /** `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (or `?after=`), then the live ones; leaving does not stop the run. */
 export const runEventsRoute =
   (context: RunsContext): RouteHandler =>
-  (req, res) => {
+  async (req, res) => {
     const id = idOf(req.params);
-    currentRun(context, id);
+    await currentRun(context, id);
     const header = req.get('last-event-id');
     const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
-    return serveLoggedEvents(req, res, replayEvents(context.store.events, id, context.detached.get(id, 'run'), after), context);
+    const ended = context.detached.get(id, 'run')?.ended;
+    return serveLoggedEvents(req, res, { id, after, ended, isTerminal: ({ type }) => TERMINAL_RUN_EVENTS.has(type) }, context);
   };
 
 /** `POST /v1/runs/{id}/stop`: interrupts a running run with `Stop requested via API`; it ends `cancelled`. A finished run is a 409. */
@@ -48,7 +49,7 @@ export const stopRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
     const id = idOf(req.params);
-    const run = currentRun(context, id);
+    const run = await currentRun(context, id);
     const live = context.detached.get(id, 'run');
     if (!live) {
       throw new RequestError(
@@ -60,5 +61,5 @@ export const stopRunRoute =
       );
     }
     await live.stop(InterruptReason.stopRequested);
-    res.json(currentRun(context, id));
+    res.json(await currentRun(context, id));
   };

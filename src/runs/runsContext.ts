@@ -1,9 +1,5 @@
-import type { DetachedRuns } from '../detached/DetachedRuns.js';
+import type { DetachedContext } from '../detached/detachedContext.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
-import type { Store } from '../store/Store.js';
 
 /** What the Runs API routes share. */
-export interface RunsContext extends ServingContext {
-  readonly store: Store;
-  readonly detached: DetachedRuns;
-}
+export interface RunsContext extends ServingContext, DetachedContext {}

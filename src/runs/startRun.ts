@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defer, map, tap } from 'rxjs';
+import { concat, defer, ignoreElements, map, tap } from 'rxjs';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
@@ -51,26 +51,29 @@ export function startRun(request: RunRequest, { agent, store, detached, defaultM
   };
   return detached.start<RunObject>(id, {
     kind: 'run',
-    events$: (lifecycle) => {
-      store.runs.save(run);
-      return defer(() => {
-        store.runs.save(update({ status: 'running', started_at: now() }));
-        return agent.run({ messages: request.messages, model }, lifecycle.cancellation);
-      }).pipe(lifecycle.record, toRunEvents(), tap(follow), map(toLoggedEvent));
-    },
+    events$: (lifecycle) =>
+      concat(
+        // Stored before the agent starts: a run the store cannot keep fails before it costs anything.
+        defer(() => store.runs.save(update({ status: 'running', started_at: now() }))).pipe(ignoreElements()),
+        defer(() => agent.run({ messages: request.messages, model }, lifecycle.cancellation)).pipe(
+          lifecycle.record,
+          toRunEvents(),
+          tap(follow),
+          map(toLoggedEvent),
+        ),
+      ),
     snapshot,
-    onEnd: ({ reason, nextSeq }) => {
+    saveFinal: () => store.runs.save(snapshot()),
+    onEnd: ({ reason, error: failure, nextSeq }) => {
       const owed: RunEvent[] = [];
       if (reason === InterruptReason.stopRequested) {
         owed.push({ type: 'run.cancelled', reason });
         update({ status: 'cancelled', completed_at: now() });
       } else if (reason !== undefined || run.status === 'running') {
-        const error = toRunError(new InterruptedError(reason ?? 'the run ended without an outcome', 'interrupted'));
+        const error = toRunError(failure ?? new InterruptedError(reason ?? 'the run ended without an outcome', 'interrupted'));
         owed.push({ type: 'run.failed', error });
         update({ status: 'failed', error, completed_at: now() });
       }
-      store.runs.save(snapshot());
-      store.enforceRetention();
       return owed.map((event, index) => toLoggedEvent(event, nextSeq + index));
     },
   });

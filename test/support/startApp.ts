@@ -22,7 +22,8 @@ export async function startApp(
   options: Partial<CreateAppOptions> = {},
 ): Promise<TestApp> {
   const config = { ...loadConfig({}), ...overrides };
-  const { app, activeRuns, store } = createApp({ ...options, agent, config });
+  const { app, activeRuns, store, recovered } = createApp({ ...options, agent, config });
+  await recovered;
   const server = createServer(app);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -11,9 +11,16 @@ export interface CliProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `node dist/cli.js` (built by the global setup) and resolves when it says it is listening. */
-export async function startCli(env: Record<string, string> = {}, args: string[] = []): Promise<CliProcess> {
-  const child = spawn(process.execPath, ['dist/cli.js', ...args], {
+/**
+ * Starts `node dist/cli.js` (built by the global setup) and resolves when it says it is listening;
+ * `shellFirst` (e.g. `ulimit -f 512`) runs in a bash that then becomes the server.
+ */
+export async function startCli(env: Record<string, string> = {}, args: string[] = [], shellFirst?: string): Promise<CliProcess> {
+  const argv = ['dist/cli.js', ...args];
+  const [command, commandArgs] = shellFirst
+    ? ['bash', ['-c', `${shellFirst} && exec "$0" "$@"`, process.execPath, ...argv]]
+    : [process.execPath, argv];
+  const child = spawn(command, commandArgs, {
     env: { ...process.env, RXGATE_PORT: '0', RXGATE_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,20 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Config } from '../config.js';
-
-export interface RetentionPolicy {
-  /** Settled responses (and, separately, finished runs) kept; older ones go first. */
-  readonly maxItems: number;
-  /** Anything settled and older than this is removed. */
-  readonly maxAgeMs: number;
-}
-
-/** The policy the retention settings (`RXGATE_RETENTION_MAX_ITEMS`, `RXGATE_RETENTION_MAX_AGE_DAYS`) describe. */
-export function retentionPolicy({
-  retentionMaxItems,
-  retentionMaxAgeDays,
-}: Pick<Config, 'retentionMaxItems' | 'retentionMaxAgeDays'>): RetentionPolicy {
-  return { maxItems: retentionMaxItems, maxAgeMs: retentionMaxAgeDays * 24 * 3600 * 1000 };
-}
+import type { RetentionPolicy } from '../retentionPolicy.js';
 
 const SETTLED_RESPONSE = "tombstone IS NULL AND status NOT IN ('queued', 'in_progress')";
 const FINISHED_RUN = "status IN ('completed', 'failed', 'cancelled')";

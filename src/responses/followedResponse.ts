@@ -1,0 +1,9 @@
+import type { FollowedLog } from '../detached/serveLoggedEvents.js';
+import { TERMINAL_RESPONSE_EVENTS } from './responseObject.js';
+import type { ResponsesContext } from './responsesContext.js';
+
+/** The event log of background response `id` as a subscriber follows it from `after`. */
+export function followedResponse(context: ResponsesContext, id: string, after: number): FollowedLog {
+  const ended = context.detached.get(id, 'response')?.ended;
+  return { id, after, ended, isTerminal: ({ type }) => TERMINAL_RESPONSE_EVENTS.has(type) };
+}

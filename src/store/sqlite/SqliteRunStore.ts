@@ -1,0 +1,37 @@
+import type Database from 'better-sqlite3';
+import type { RunRecord, RunStore } from '../RunStore.js';
+import { storeCall, type WriteHealth } from './storeCall.js';
+
+/** Runs in SQLite, each row the run's JSON. */
+export class SqliteRunStore implements RunStore {
+  readonly #upsert: Database.Statement;
+  readonly #select: Database.Statement;
+  readonly #unfinished: Database.Statement;
+
+  constructor(
+    db: Database.Database,
+    private readonly health: WriteHealth,
+  ) {
+    this.#upsert = db.prepare(
+      'INSERT INTO runs (id, created_at, status, body) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body',
+    );
+    this.#select = db.prepare('SELECT body FROM runs WHERE id = ?');
+    this.#unfinished = db.prepare("SELECT body FROM runs WHERE status IN ('queued', 'running')").pluck();
+  }
+
+  save(run: RunRecord): Promise<void> {
+    return this.health.write('save a run', () => void this.#upsert.run(run.id, Date.now(), run.status, JSON.stringify(run)));
+  }
+
+  get<R extends RunRecord>(id: string): Promise<R | undefined> {
+    return storeCall('read a run', () => {
+      const row = this.#select.get(id) as { body: string } | undefined;
+      return row ? (JSON.parse(row.body) as R) : undefined;
+    });
+  }
+
+  /** In one process with the data directory locked, every unfinished run at start-up is a dead process's. */
+  unfinished<R extends RunRecord>(): Promise<R[]> {
+    return storeCall('read unfinished runs', () => (this.#unfinished.all() as string[]).map((body) => JSON.parse(body) as R));
+  }
+}

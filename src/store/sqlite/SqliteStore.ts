@@ -1,0 +1,69 @@
+import type Database from 'better-sqlite3';
+import { DEFAULTS } from '../../config.js';
+import { retentionPolicy, type RetentionPolicy } from '../retentionPolicy.js';
+import type { Store } from '../Store.js';
+import { enforceRetention } from './enforceRetention.js';
+import { lockDataDir } from './lockDataDir.js';
+import { openDatabase } from './openDatabase.js';
+import { SqliteEventLog } from './SqliteEventLog.js';
+import { SqliteResponseStore } from './SqliteResponseStore.js';
+import { SqliteRunStore } from './SqliteRunStore.js';
+import { storeCall, WriteHealth } from './storeCall.js';
+
+export interface SqliteStoreOptions {
+  /** Directory of `rxgate.db`, created if missing and locked for this process; `':memory:'` keeps nothing across restarts. */
+  readonly dataDir: string;
+  /** Default: `RXGATE_RETENTION_MAX_ITEMS` and `RXGATE_RETENTION_MAX_AGE_DAYS` at their defaults. */
+  readonly retention?: RetentionPolicy;
+  /** See `SqliteEventLog`. Default 20 ms. */
+  readonly flushMs?: number;
+}
+
+/** rxgate's embedded store, the default: stored responses, runs and their event logs in one SQLite file. */
+export class SqliteStore implements Store {
+  readonly responses: SqliteResponseStore;
+  readonly runs: SqliteRunStore;
+  readonly events: SqliteEventLog;
+  readonly #db: Database.Database;
+  readonly #retention: RetentionPolicy;
+  readonly #health = new WriteHealth();
+  readonly #unlock: () => void;
+
+  constructor({ dataDir, retention = retentionPolicy(DEFAULTS), flushMs }: SqliteStoreOptions) {
+    this.#unlock = dataDir === ':memory:' ? () => undefined : lockDataDir(dataDir);
+    try {
+      this.#db = openDatabase(dataDir);
+    } catch (error) {
+      this.#unlock();
+      throw error;
+    }
+    this.#retention = retention;
+    this.responses = new SqliteResponseStore(this.#db, this.#health);
+    this.runs = new SqliteRunStore(this.#db, this.#health);
+    this.events = new SqliteEventLog(this.#db, this.#health, { flushMs });
+  }
+
+  async enforceRetention(): Promise<number> {
+    await this.events.flush();
+    return this.#health.write('evict old items', () => enforceRetention(this.#db, this.#retention));
+  }
+
+  async checkWritable(): Promise<string | undefined> {
+    const probe = await storeCall('write', () =>
+      this.#db
+        .prepare("INSERT INTO meta (key, value) VALUES ('ready_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        .run(String(Date.now())),
+    ).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    return probe ?? this.#health.failure;
+  }
+
+  async close(): Promise<void> {
+    if (!this.#db.open) return;
+    await this.events.flush().catch(() => undefined);
+    this.#db.close();
+    this.#unlock();
+  }
+}

@@ -1,0 +1,113 @@
+import { firstValueFrom, take } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChainTooLongError } from '../../src/errors/ChainTooLongError.js';
+import { ConversationTooLargeError } from '../../src/errors/ConversationTooLargeError.js';
+import { UnavailableResponseError } from '../../src/errors/UnavailableResponseError.js';
+import type { RetentionPolicy } from '../../src/store/retentionPolicy.js';
+import type { Store } from '../../src/store/Store.js';
+
+const response = (id: string, previous: string | null = null, status = 'completed') => ({ id, status, previous_response_id: previous });
+const turn = (text: string) => [{ role: 'user' as const, content: text }];
+const event = (seq: number) => ({ seq, type: 'message.delta', data: `{"seq":${seq}}` });
+
+/**
+ * What every `Store` must do, whatever keeps it: one suite, run against each implementation.
+ * `open` gives a store of its own (no other test's ids), with `retention` when given.
+ */
+export function describeStoreContract(name: string, open: (retention?: RetentionPolicy) => Promise<Store>): void {
+  describe(`${name}: the Store contract`, () => {
+    const opened: Store[] = [];
+    const store = async (retention?: RetentionPolicy) => {
+      const made = await open(retention);
+      opened.push(made);
+      return made;
+    };
+    afterEach(async () => {
+      for (const made of opened.splice(0)) await made.close();
+    });
+
+    it('stores responses with their turns, replaces the object keeping the turn, and buries a deleted one', async () => {
+      const responses = (await store()).responses;
+      await responses.save(response('resp_a', null, 'in_progress'), turn('one'));
+      expect(await responses.unfinished()).toEqual([response('resp_a', null, 'in_progress')]);
+      await responses.replace(response('resp_a'));
+      expect(await responses.get('resp_a')).toEqual({ kind: 'response', response: response('resp_a'), turn: turn('one') });
+      expect(await responses.unfinished()).toEqual([]);
+      expect(await responses.delete('resp_a')).toBe(true);
+      expect(await responses.delete('resp_missing')).toBe(false);
+      expect(await responses.get('resp_a')).toEqual({ kind: 'tombstone', tombstone: 'deleted' });
+      expect(await responses.get('resp_missing')).toBeUndefined();
+    });
+
+    it('walks a chain oldest first, knows its size before reading it, and names a missing link', async () => {
+      const responses = (await store()).responses;
+      await responses.save(response('resp_1'), turn('a'));
+      await responses.save(response('resp_2', 'resp_1'), turn('b'));
+      await responses.save(response('resp_3', 'resp_2'), turn('c'));
+      const bytes = (text: string) => Buffer.byteLength(JSON.stringify(turn(text)));
+      expect(await responses.conversationBytes('resp_3')).toBe(bytes('a') + bytes('b') + bytes('c'));
+      expect(await responses.conversation('resp_3')).toEqual([...turn('a'), ...turn('b'), ...turn('c')]);
+      await expect(responses.conversation('resp_3', bytes('a'))).rejects.toBeInstanceOf(ConversationTooLargeError);
+      await responses.delete('resp_2');
+      const broken = await responses.conversation('resp_3').catch((error: unknown) => error);
+      expect(broken).toBeInstanceOf(UnavailableResponseError);
+      expect((broken as Error).message).toContain("'resp_2'");
+    });
+
+    it('refuses a chain longer than it walks', async () => {
+      const responses = (await store()).responses;
+      let previous: string | null = null;
+      for (let link = 0; link <= 10_000; link++) {
+        await responses.save(response(`resp_l${link}`, previous), []);
+        previous = `resp_l${link}`;
+      }
+      await expect(responses.conversation(previous!)).rejects.toBeInstanceOf(ChainTooLongError);
+    }, 60_000);
+
+    it('stores runs and lists the unfinished ones', async () => {
+      const runs = (await store()).runs;
+      await runs.save({ id: 'run_a', status: 'running' });
+      await runs.save({ id: 'run_b', status: 'completed' });
+      expect(await runs.get('run_a')).toEqual({ id: 'run_a', status: 'running' });
+      expect(await runs.get('run_missing')).toBeUndefined();
+      expect(await runs.unfinished()).toEqual([{ id: 'run_a', status: 'running' }]);
+    });
+
+    it('keeps an event log in pages, its last event, and refuses a sequence number twice', async () => {
+      const events = (await store()).events;
+      await events.append('run_log', [event(0), event(1)]);
+      await events.append('run_log', [event(2)]);
+      expect(await events.read('run_log', -1, 2)).toEqual([event(0), event(1)]);
+      expect(await events.read('run_log', 1, 10)).toEqual([event(2)]);
+      expect(await events.last('run_log')).toEqual(event(2));
+      expect(await events.appendLast('run_log', (seq) => ({ type: 'run.failed', data: `{"at":${seq}}` }))).toEqual({
+        seq: 3,
+        type: 'run.failed',
+        data: '{"at":3}',
+      });
+      await expect(events.append('run_log', [event(3)])).rejects.toThrow();
+      expect(await events.read('run_log', 2, 10)).toEqual([{ seq: 3, type: 'run.failed', data: '{"at":3}' }]);
+      await events.remove('run_log');
+      expect(await events.read('run_log', -1, 10)).toEqual([]);
+      expect(await events.last('run_log')).toBeUndefined();
+    });
+
+    it('hints that a log grew only once the events are stored', async () => {
+      const events = (await store()).events;
+      const hinted = firstValueFrom(events.appended$('run_hint').pipe(take(1)));
+      const stored = events.append('run_hint', [event(0)]);
+      await hinted;
+      expect(await events.read('run_hint', -1, 10)).toEqual([event(0)]);
+      await stored;
+    });
+
+    it('evicts the oldest settled responses to tombstones, past the retention', async () => {
+      const kept = await store({ maxItems: 1, maxAgeMs: 60_000 });
+      for (const id of ['resp_r1', 'resp_r2', 'resp_r3']) await kept.responses.save(response(id), []);
+      await kept.enforceRetention();
+      expect(await kept.responses.get('resp_r3')).toMatchObject({ kind: 'response' });
+      expect(await kept.responses.get('resp_r1')).toEqual({ kind: 'tombstone', tombstone: 'evicted' });
+      expect(await kept.checkWritable()).toBeUndefined();
+    });
+  });
+}
