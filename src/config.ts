@@ -74,6 +74,9 @@ export const SETTINGS = {
   maxFollowersPerRun: { env: 'RXGATE_MAX_FOLLOWERS_PER_RUN', default: '64', schema: positiveInt, doc: 'Connections that may follow one run\'s or background response\'s events at once (429 above).' },
   retentionMaxItems: { env: 'RXGATE_RETENTION_MAX_ITEMS', default: '10000', schema: positiveInt, doc: 'Stored responses, and finished runs, kept; the oldest are evicted first.' },
   retentionMaxAgeDays: { env: 'RXGATE_RETENTION_MAX_AGE_DAYS', default: '30', schema: z.coerce.number().positive(), doc: 'Stored responses and finished runs older than this are evicted.' },
+  redisUrl: { env: 'RXGATE_REDIS_URL', default: undefined, schema: z.url().optional(), doc: 'Redis (`redis://host:port/db`) that keeps stored responses, runs and event logs instead of SQLite, so that several instances share them (see "Running several instances").' },
+  redisPrefix: { env: 'RXGATE_REDIS_PREFIX', default: 'rxgate:', schema: z.string().min(1), doc: 'Put before every Redis key rxgate writes.' },
+  redisLeaseMs: { env: 'RXGATE_REDIS_LEASE_MS', default: '10000', schema: z.coerce.number().int().min(100), doc: 'How long an instance\'s lease on its runs lasts unless renewed (every third of it); a run whose instance let it expire is marked failed by another.' },
   logLevel: { env: 'RXGATE_LOG_LEVEL', default: 'info', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), doc: 'pino log level.' },
 } as const;
 

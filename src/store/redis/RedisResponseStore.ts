@@ -1,0 +1,181 @@
+import type { ChatMessage } from '../../agent/agent.js';
+import { ChainTooLongError } from '../../errors/ChainTooLongError.js';
+import { ConversationTooLargeError } from '../../errors/ConversationTooLargeError.js';
+import { UnavailableResponseError, type Tombstone } from '../../errors/UnavailableResponseError.js';
+import type { ResponseRecord, ResponseStore, StoredResponse } from '../ResponseStore.js';
+import type { RetentionPolicy } from '../retentionPolicy.js';
+import { claimOrphans } from './claimOrphans.js';
+import type { RedisClient } from './connectRedis.js';
+import { redisCall } from './redisCall.js';
+import type { RedisKeys } from './redisKeys.js';
+
+/** A conversation longer than this many stored turns is refused rather than walked. */
+const MAX_CHAIN = 10_000;
+/** How much longer than a response its tombstone is kept, so that a chain through it can still say why it broke. */
+export const TOMBSTONE_AGES = 10;
+
+const UNFINISHED = new Set(['queued', 'in_progress']);
+
+// Settling gives the response (and its log) the retention's age as TTL, and leaves the tombstone
+// that will say 'evicted' once that TTL took it. A buried response is never brought back.
+const EXPIRY = `
+if ARGV[1] == '1' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[3], ARGV[2])
+  redis.call('SET', KEYS[2], 'evicted', 'PX', ARGV[3])
+else
+  redis.call('PERSIST', KEYS[1])
+end
+return redis.call('HGET', KEYS[1], 'created')`;
+
+const SAVE = `
+if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[2]) == 1 then return false end
+redis.call('HSET', KEYS[1], 'body', ARGV[4], 'status', ARGV[5], 'turn', ARGV[6], 'previous', ARGV[7], 'bytes', ARGV[8], 'owner', ARGV[9])
+redis.call('HSETNX', KEYS[1], 'created', ARGV[10])
+${EXPIRY}`;
+
+const REPLACE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSET', KEYS[1], 'body', ARGV[4], 'status', ARGV[5])
+${EXPIRY}`;
+
+const BURY = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('DEL', KEYS[1], KEYS[3])
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+/**
+ * Stored responses in Redis: a hash per response (`body`, `status`, `turn`, `previous`, `bytes`:
+ * its chain's turn bytes, `owner`, `created`), a `tombstone` key beside it, and the indexes
+ * retention and recovery read. Chains are walked link by link, from whichever instance stored them.
+ */
+export class RedisResponseStore implements ResponseStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: RedisKeys,
+    private readonly retention: RetentionPolicy,
+    private readonly instanceId: string,
+  ) {}
+
+  #itemKeys(id: string): string[] {
+    return [this.keys.response(id), this.keys.tombstone(id), this.keys.events(id)];
+  }
+
+  #expiryArgs(status: string): string[] {
+    const { maxAgeMs } = this.retention;
+    return [UNFINISHED.has(status) ? '0' : '1', String(maxAgeMs), String(maxAgeMs * TOMBSTONE_AGES)];
+  }
+
+  async #indexed(id: string, status: string, created: unknown): Promise<void> {
+    if (created === null || created === undefined) return;
+    const { keys } = this;
+    if (UNFINISHED.has(status)) await this.redis.sAdd(keys.unfinished('responses'), id);
+    else
+      await this.redis
+        .multi()
+        .zAdd(keys.settled('responses'), { score: Number(created), value: id })
+        .sRem(keys.unfinished('responses'), id)
+        .execAsPipeline();
+  }
+
+  save(response: ResponseRecord, turn: readonly ChatMessage[]): Promise<void> {
+    return redisCall('save a response', async () => {
+      const turnJson = JSON.stringify(turn);
+      const previous = response.previous_response_id;
+      const bytes = Buffer.byteLength(turnJson) + (previous === null ? 0 : ((await this.#conversationBytes(previous)) ?? 0));
+      const created = await this.redis.eval(SAVE, {
+        keys: this.#itemKeys(response.id),
+        arguments: [
+          ...this.#expiryArgs(response.status),
+          JSON.stringify(response),
+          response.status,
+          turnJson,
+          previous ?? '',
+          String(bytes),
+          this.instanceId,
+          String(Date.now()),
+        ],
+      });
+      await this.#indexed(response.id, response.status, created);
+    });
+  }
+
+  conversationBytes(id: string): Promise<number | undefined> {
+    return redisCall('read a conversation size', () => this.#conversationBytes(id));
+  }
+
+  async #conversationBytes(id: string): Promise<number | undefined> {
+    const bytes = await this.redis.hGet(this.keys.response(id), 'bytes');
+    return bytes === null || bytes === undefined ? undefined : Number(bytes);
+  }
+
+  get<R extends ResponseRecord>(id: string): Promise<StoredResponse<R> | undefined> {
+    return redisCall('read a response', async () => {
+      const [body, turn] = await this.redis.hmGet(this.keys.response(id), ['body', 'turn']);
+      if (body) return { kind: 'response', response: JSON.parse(body) as R, turn: JSON.parse(turn ?? '[]') as ChatMessage[] };
+      const tombstone = await this.redis.get(this.keys.tombstone(id));
+      return tombstone ? { kind: 'tombstone', tombstone: tombstone as Tombstone } : undefined;
+    });
+  }
+
+  replace(response: ResponseRecord): Promise<void> {
+    return redisCall('save a response', async () => {
+      const created = await this.redis.eval(REPLACE, {
+        keys: this.#itemKeys(response.id),
+        arguments: [...this.#expiryArgs(response.status), JSON.stringify(response), response.status],
+      });
+      await this.#indexed(response.id, response.status, created);
+    });
+  }
+
+  /** The unfinished responses whose instance died (its lease expired): each is handed to one caller only. */
+  unfinished<R extends ResponseRecord>(): Promise<R[]> {
+    return redisCall('read unfinished responses', async () => {
+      const ids = await claimOrphans(this.redis, this.keys, 'responses');
+      const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.response(id), 'body')));
+      return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
+    });
+  }
+
+  delete(id: string): Promise<boolean> {
+    return redisCall('delete a response', () => this.bury(id, 'deleted'));
+  }
+
+  /** Leaves a tombstone saying why in place of the response (and its log); false when there was none. */
+  async bury(id: string, why: Tombstone): Promise<boolean> {
+    const { keys } = this;
+    const [response, tombstone, events] = this.#itemKeys(id) as [string, string, string];
+    const buried = await this.redis.eval(BURY, {
+      keys: [response, tombstone, events],
+      arguments: [why, String(this.retention.maxAgeMs * TOMBSTONE_AGES)],
+    });
+    if (buried !== 1) return false;
+    await this.redis
+      .multi()
+      .zRem(keys.settled('responses'), id)
+      .sRem(keys.unfinished('responses'), id)
+      .zAdd(keys.tombstones(), { score: Date.now(), value: id })
+      .execAsPipeline();
+    return true;
+  }
+
+  conversation(id: string, maxBytes = Number.POSITIVE_INFINITY): Promise<ChatMessage[]> {
+    return redisCall('read a conversation', async () => {
+      const bytes = (await this.#conversationBytes(id)) ?? 0;
+      if (bytes > maxBytes) throw new ConversationTooLargeError(id, bytes, maxBytes);
+      const turns: (readonly ChatMessage[])[] = [];
+      for (let cursor: string | null = id; cursor !== null; ) {
+        if (turns.length >= MAX_CHAIN) throw new ChainTooLongError(id, MAX_CHAIN);
+        const [turn, previous] = await this.redis.hmGet(this.keys.response(cursor), ['turn', 'previous']);
+        if (turn === null || turn === undefined) {
+          const tombstone = await this.redis.get(this.keys.tombstone(cursor));
+          throw new UnavailableResponseError(cursor, (tombstone as Tombstone | null) ?? undefined, id);
+        }
+        turns.push(JSON.parse(turn) as ChatMessage[]);
+        cursor = previous ? previous : null;
+      }
+      return turns.reverse().flat();
+    });
+  }
+}

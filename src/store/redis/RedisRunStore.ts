@@ -1,0 +1,61 @@
+import type { RetentionPolicy } from '../retentionPolicy.js';
+import type { RunRecord, RunStore } from '../RunStore.js';
+import { claimOrphans } from './claimOrphans.js';
+import type { RedisClient } from './connectRedis.js';
+import { redisCall } from './redisCall.js';
+import type { RedisKeys } from './redisKeys.js';
+
+const UNFINISHED = new Set(['queued', 'running']);
+
+/**
+ * Runs in Redis, one hash per run (`body`, `status`, `owner`: the instance that saved it,
+ * `created`). A finished run and its event log expire after the retention's age; the `unfinished`
+ * set lists the others, and the `settled` index lets retention trim by count.
+ */
+export class RedisRunStore implements RunStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: RedisKeys,
+    private readonly retention: RetentionPolicy,
+    private readonly instanceId: string,
+  ) {}
+
+  save(run: RunRecord): Promise<void> {
+    return redisCall('save a run', async () => {
+      const { redis, keys, retention } = this;
+      const key = keys.run(run.id);
+      const [, , created] = await redis
+        .multi()
+        .hSet(key, { body: JSON.stringify(run), status: run.status, owner: this.instanceId })
+        .hSetNX(key, 'created', String(Date.now()))
+        .hGet(key, 'created')
+        .exec();
+      if (UNFINISHED.has(run.status)) {
+        await redis.multi().persist(key).sAdd(keys.unfinished('runs'), run.id).execAsPipeline();
+        return;
+      }
+      await redis.multi().pExpire(key, retention.maxAgeMs).pExpire(keys.events(run.id), retention.maxAgeMs).exec();
+      await redis
+        .multi()
+        .zAdd(keys.settled('runs'), { score: Number(created), value: run.id })
+        .sRem(keys.unfinished('runs'), run.id)
+        .execAsPipeline();
+    });
+  }
+
+  get<R extends RunRecord>(id: string): Promise<R | undefined> {
+    return redisCall('read a run', async () => {
+      const body = await this.redis.hGet(this.keys.run(id), 'body');
+      return body ? (JSON.parse(body) as R) : undefined;
+    });
+  }
+
+  /** The unfinished runs whose instance died (its lease expired): each is handed to one caller only, on whichever instance asks first. */
+  unfinished<R extends RunRecord>(): Promise<R[]> {
+    return redisCall('read unfinished runs', async () => {
+      const ids = await claimOrphans(this.redis, this.keys, 'runs');
+      const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body')));
+      return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
+    });
+  }
+}

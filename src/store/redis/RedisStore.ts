@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { DEFAULTS } from '../../config.js';
+import { silentLogger, type Logger } from '../../logger.js';
+import { retentionPolicy, type RetentionPolicy } from '../retentionPolicy.js';
+import type { Store } from '../Store.js';
+import { createRedisClient, type RedisClient } from './connectRedis.js';
+import { redisCall } from './redisCall.js';
+import { RedisEventLog } from './RedisEventLog.js';
+import { RedisKeys } from './redisKeys.js';
+import { RedisResponseStore, TOMBSTONE_AGES } from './RedisResponseStore.js';
+import { RedisRunStore } from './RedisRunStore.js';
+import { StreamWatcher } from './StreamWatcher.js';
+
+export interface RedisStoreOptions {
+  /** `redis://host:port/db`. */
+  readonly url: string;
+  /** Put before every key. Default `RXGATE_REDIS_PREFIX`'s, `rxgate:`. */
+  readonly prefix?: string;
+  /** Default: `RXGATE_RETENTION_MAX_ITEMS` and `RXGATE_RETENTION_MAX_AGE_DAYS` at their defaults. */
+  readonly retention?: RetentionPolicy;
+  /** Blocking connections that followers' wake-ups share. Default 2. */
+  readonly blockingConnections?: number;
+  readonly logger?: Logger;
+}
+
+/**
+ * rxgate's store for several instances: stored responses, runs and their event logs (Redis
+ * Streams) in one Redis, so that any instance can answer for any of them. `instanceId` names this
+ * instance as the owner of what it saves; `RedisCoordinator` keeps its lease.
+ */
+export class RedisStore implements Store {
+  readonly responses: RedisResponseStore;
+  readonly runs: RedisRunStore;
+  readonly events: RedisEventLog;
+  readonly keys: RedisKeys;
+  readonly instanceId = randomUUID();
+  readonly #watcher: StreamWatcher;
+  readonly #retention: RetentionPolicy;
+  #closed = false;
+
+  private constructor(
+    readonly redis: RedisClient,
+    { prefix = DEFAULTS.redisPrefix, retention = retentionPolicy(DEFAULTS), blockingConnections = 2 }: RedisStoreOptions,
+  ) {
+    this.keys = new RedisKeys(prefix);
+    this.#retention = retention;
+    this.#watcher = new StreamWatcher(redis, blockingConnections);
+    this.responses = new RedisResponseStore(redis, this.keys, retention, this.instanceId);
+    this.runs = new RedisRunStore(redis, this.keys, retention, this.instanceId);
+    this.events = new RedisEventLog(redis, this.keys, this.#watcher);
+  }
+
+  /** Connects (waiting for Redis to answer once) and returns the store. */
+  static async open(options: RedisStoreOptions): Promise<RedisStore> {
+    const redis = createRedisClient(options.url, options.logger ?? silentLogger);
+    const store = new RedisStore(redis, options);
+    try {
+      await redis.connect();
+      await store.#watcher.connect();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /** How many streams this instance's followers watch now. */
+  get watchedStreams(): number {
+    return this.#watcher.watched;
+  }
+
+  enforceRetention(): Promise<number> {
+    return redisCall('evict old items', async () => {
+      const { redis, keys } = this;
+      const { maxItems, maxAgeMs } = this.#retention;
+      const now = Date.now();
+      const expired = async (kind: 'runs' | 'responses') => {
+        const old = await redis.zRangeByScore(keys.settled(kind), '-inf', now - maxAgeMs);
+        const surplus = await redis.zRange(keys.settled(kind), 0, -(maxItems + 1));
+        return [...new Set([...old, ...surplus])];
+      };
+      let evicted = 0;
+      for (const id of await expired('responses')) {
+        await this.responses.bury(id, 'evicted');
+        evicted++;
+      }
+      const runs = await expired('runs');
+      for (const id of runs) await redis.del([keys.run(id), keys.events(id)]);
+      if (runs.length > 0) await redis.zRem(keys.settled('runs'), runs);
+      evicted += runs.length;
+      // Tombstones are small but not free: ten times as many as responses, the oldest go first.
+      await redis.zRemRangeByScore(keys.tombstones(), '-inf', now - maxAgeMs * TOMBSTONE_AGES);
+      const buried = await redis.zRange(keys.tombstones(), 0, -(maxItems * TOMBSTONE_AGES + 1));
+      if (buried.length > 0) {
+        for (const id of buried) await redis.del(keys.tombstone(id));
+        await redis.zRem(keys.tombstones(), buried);
+      }
+      return evicted + buried.length;
+    });
+  }
+
+  async checkWritable(): Promise<string | undefined> {
+    if (!this.redis.isReady) return 'Redis is not reachable; reconnecting';
+    return redisCall('write', () => this.redis.set(this.keys.readyProbe(), String(Date.now()), { PX: 60_000 })).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#watcher.close();
+    if (this.redis.isReady) await this.redis.close().catch(() => undefined);
+    if (this.redis.isOpen) this.redis.destroy();
+  }
+}

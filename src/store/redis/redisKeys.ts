@@ -1,0 +1,64 @@
+/**
+ * The names of rxgate's keys under `prefix`. Everything of one run or response carries its id as
+ * a hash tag (`{run_...}`), so that it lives in one slot of a Redis Cluster; the indexes that span
+ * runs (unfinished, settled, leases) are keys of their own.
+ */
+export class RedisKeys {
+  constructor(readonly prefix: string) {}
+
+  run(id: string): string {
+    return `${this.prefix}{${id}}:run`;
+  }
+
+  response(id: string): string {
+    return `${this.prefix}{${id}}:response`;
+  }
+
+  /** Why a response is gone ('evicted' or 'deleted'); set when it settles, so that it outlives the response's own TTL. */
+  tombstone(id: string): string {
+    return `${this.prefix}{${id}}:tombstone`;
+  }
+
+  events(streamId: string): string {
+    return `${this.prefix}{${streamId}}:events`;
+  }
+
+  /** A durable stop request: set by whichever instance was asked, read by the owner. */
+  stop(id: string): string {
+    return `${this.prefix}{${id}}:stop`;
+  }
+
+  /** The ids of the runs (or responses) still queued or running. */
+  unfinished(kind: 'runs' | 'responses'): string {
+    return `${this.prefix}unfinished:${kind}`;
+  }
+
+  /** Settled responses (finished runs), scored by when they were created: what retention trims. */
+  settled(kind: 'runs' | 'responses'): string {
+    return `${this.prefix}settled:${kind}`;
+  }
+
+  /** Tombstones, scored by when they were left: capped like SQLite's. */
+  tombstones(): string {
+    return `${this.prefix}tombstones`;
+  }
+
+  /** An instance's lease: present while it renews it (its heartbeat); an unfinished item whose owner's lease is gone is an orphan. */
+  instance(instanceId: string): string {
+    return `${this.prefix}instance:${instanceId}`;
+  }
+
+  /** The runs in flight on every instance, for the cluster-wide cap: member id, score the time its slot expires unless renewed. */
+  leases(): string {
+    return `${this.prefix}leases`;
+  }
+
+  /** The channel on which stop requests are announced (a wake-up; the stop key is the request). */
+  stops(): string {
+    return `${this.prefix}stops`;
+  }
+
+  readyProbe(): string {
+    return `${this.prefix}ready_probe`;
+  }
+}
