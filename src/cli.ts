@@ -12,15 +12,14 @@ import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { startServer } from './http/startServer.js';
-import { retentionPolicy } from './store/retentionPolicy.js';
-import { SqliteStore } from './store/sqlite/SqliteStore.js';
-import type { Store } from './store/Store.js';
+import { openConfiguredStore, type ConfiguredStore } from './store/openConfiguredStore.js';
 
-function openStore(config: Config): Store {
+async function openStore(config: Config, logger: Logger): Promise<ConfiguredStore> {
   try {
-    return new SqliteStore({ dataDir: config.dataDir, retention: retentionPolicy(config) });
+    return await openConfiguredStore(config, logger);
   } catch (error) {
-    throw new ConfigError(`RXGATE_DATA_DIR=${JSON.stringify(config.dataDir)}: cannot open the store there: ${(error as Error).message}`);
+    const where = config.redisUrl ? 'RXGATE_REDIS_URL' : `RXGATE_DATA_DIR=${JSON.stringify(config.dataDir)}`;
+    throw new ConfigError(`${where}: cannot open the store there: ${(error as Error).message}`);
   }
 }
 
@@ -46,13 +45,15 @@ async function main(): Promise<void> {
   const agent = createAgentFor(config, logger, metrics, mcp);
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
-  const store = openStore(config);
+  const { store, coordinator, close: closeStore } = await openStore(config, logger);
   if (mcp) readinessChecks.push(mcp.readiness);
-  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store }).catch(async (error: unknown) => {
-    await mcp?.close();
-    await store.close();
-    throw error;
-  });
+  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store, coordinator }).catch(
+    async (error: unknown) => {
+      await mcp?.close();
+      await closeStore();
+      throw error;
+    },
+  );
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     running
       .shutdown()
       .then(() => mcp?.close())
-      .then(() => store.close())
+      .then(() => closeStore())
       .then(
         () => process.exit(0),
         (error: unknown) => {

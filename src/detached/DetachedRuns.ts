@@ -1,11 +1,11 @@
 import { Subscription, type Observable } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
-import { CapacityError } from '../errors/CapacityError.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import { startLifecycle, type Lifecycle } from '../pipeline/lifecycle.js';
+import type { Coordinator } from '../store/Coordinator.js';
 import type { LoggedEvent } from '../store/EventLog.js';
 import type { Store } from '../store/Store.js';
 
@@ -51,8 +51,8 @@ export interface DetachedRunsOptions {
   readonly metrics: Metrics;
   /** Told what the store failed to do; the run it belonged to has ended `failed` where it could. */
   readonly logger: Logger;
-  /** More detached runs than this at once are refused (`CapacityError`, a 429). */
-  readonly maxConcurrent: number;
+  /** Holds the cap (`CapacityError`, a 429, past it) and brings stop requests from any instance. */
+  readonly coordinator: Coordinator;
   /** What each run's lifecycle caps its answer at; see `startLifecycle`. Default: `RXGATE_MAX_OUTPUT_CHARS`'s. */
   readonly maxOutputChars?: number;
 }
@@ -71,7 +71,14 @@ export class DetachedRuns {
   /** Ended runs whose final state the store refused: shown from here, and saved again each time another run ends. */
   readonly #unsaved = new Map<string, { readonly run: DetachedRun; readonly save: () => Promise<void> }>();
 
-  constructor(private readonly options: DetachedRunsOptions) {}
+  constructor(private readonly options: DetachedRunsOptions) {
+    options.coordinator.stops$.subscribe((id) => void this.#runs.get(id)?.stop(InterruptReason.stopRequested));
+  }
+
+  /** Who runs what across the instances sharing the store. */
+  get coordinator(): Coordinator {
+    return this.options.coordinator;
+  }
 
   /** The run with this id, if it is in flight and of this kind. `S` is the snapshot type its API started it with. */
   get<S>(id: string, kind: DetachedKind): DetachedRun<S> | undefined {
@@ -99,10 +106,10 @@ export class DetachedRuns {
     }
   }
 
-  /** Throws `CapacityError` when the cap is reached; else starts `spec` now, detached from any connection. */
-  start<S>(id: string, spec: DetachedRunSpec<S>): DetachedRun<S> {
-    const { activeRuns, store, metrics, logger, maxConcurrent, maxOutputChars } = this.options;
-    if (this.#runs.size >= maxConcurrent) throw new CapacityError(this.#runs.size, maxConcurrent);
+  /** Rejects with `CapacityError` when the cap is reached (a `StoreError` when the store cannot say); else starts `spec`, detached from any connection. */
+  async start<S>(id: string, spec: DetachedRunSpec<S>): Promise<DetachedRun<S>> {
+    const { activeRuns, store, metrics, logger, coordinator, maxOutputChars } = this.options;
+    await coordinator.acquire(id);
     const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightRuns, activeRuns, maxOutputChars });
     const { cancellation } = lifecycle;
     let nextSeq = 0;
@@ -142,6 +149,7 @@ export class DetachedRuns {
           await store.enforceRetention().catch(reportStoreFailure);
         }
       } finally {
+        await coordinator.release(id).catch(reportStoreFailure);
         this.#runs.delete(id);
         lifecycle.finish();
         resolveEnded();

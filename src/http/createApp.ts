@@ -1,5 +1,6 @@
 import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
+import { exhaustMap } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
 import { chatCompletionsRoute } from '../chat/chatCompletionsRoute.js';
 import type { PipelineOperators } from '../chat/pipelineOperators.js';
@@ -16,6 +17,8 @@ import { recoverResponses } from '../responses/recoverResponses.js';
 import { cancelResponseRoute, deleteResponseRoute, inputItemsRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
 import { recoverRuns } from '../runs/recoverRuns.js';
 import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
+import type { Coordinator } from '../store/Coordinator.js';
+import { LocalCoordinator } from '../store/LocalCoordinator.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { Store } from '../store/Store.js';
 import { createAccessLog } from './accessLog.js';
@@ -53,6 +56,12 @@ export interface CreateAppOptions {
    * store (nothing survives the process; the CLI passes the on-disk one).
    */
   readonly store?: Store;
+  /**
+   * Who runs what when several instances share the store (`RedisCoordinator`): the cluster-wide
+   * cap, stops from any instance, the heartbeat on which a dead instance's runs are ended.
+   * Default: this process alone (`LocalCoordinator` with `maxConcurrentRuns`).
+   */
+  readonly coordinator?: Coordinator;
 }
 
 export interface RxgateApp {
@@ -105,12 +114,15 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   } = options;
   const store = options.store ?? new SqliteStore({ dataDir: ':memory:' });
   const recovered = recoverInFlight(store, logger);
+  const coordinator = options.coordinator ?? new LocalCoordinator(config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns);
+  // One sweep at a time: a heartbeat that comes while the last sweep still runs is skipped.
+  coordinator.sweeps$.pipe(exhaustMap(() => recoverInFlight(store, logger))).subscribe();
   const detached = new DetachedRuns({
     activeRuns,
     store,
     metrics,
     logger,
-    maxConcurrent: config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns,
+    coordinator,
     maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   });
   readiness.add({ name: 'store writable', check: async () => store.checkWritable() });

@@ -12,6 +12,7 @@ import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import { Readiness, type ReadinessCheck } from '../health/readiness.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
+import type { Coordinator } from '../store/Coordinator.js';
 import type { Store } from '../store/Store.js';
 import type { PipelineOperators } from '../chat/pipelineOperators.js';
 
@@ -40,6 +41,8 @@ export interface StartServerOptions {
   readonly readinessChecks?: readonly ReadinessCheck[];
   /** The store of the Responses and Runs APIs; see `createApp`. The caller closes it after shutdown. */
   readonly store?: Store;
+  /** Goes with `store` when several instances share it; see `createApp`. */
+  readonly coordinator?: Coordinator;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
@@ -62,11 +65,12 @@ export async function startServer({
   operators,
   readinessChecks = [],
   store,
+  coordinator,
 }: StartServerOptions): Promise<RunningServer> {
   assertSafeExposure(config);
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
-  const { app, activeRuns, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store });
+  const { app, activeRuns, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store, coordinator });
   await recovered;
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.

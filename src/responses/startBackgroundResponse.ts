@@ -18,14 +18,14 @@ export interface BackgroundResponse {
  * `GET /v1/responses/{id}?stream=true`. It is stored `queued` before the agent starts, and as it
  * settled once its log is written. A cancel leaves it `cancelled`, shutdown `incomplete`; either
  * way its stream still ends with a `response.incomplete` carrying the text so far. A store that
- * fails ends it `failed`.
+ * fails ends it `failed`. Rejects with `CapacityError` when the cap is reached.
  */
-export function startBackgroundResponse(turn: ResponseTurn, { agent, detached }: ResponsesContext): BackgroundResponse {
+export async function startBackgroundResponse(turn: ResponseTurn, { agent, detached }: ResponsesContext): Promise<BackgroundResponse> {
   const { draft } = turn;
   let settled: ResponseObject | undefined;
   let queued: Promise<void> = Promise.resolve();
   const logged = (events: readonly ResponseStreamEvent[]) => events.map((event) => toLoggedEvent(event, event.sequence_number));
-  const run = detached.start<ResponseObject>(draft.meta.id, {
+  const run = await detached.start<ResponseObject>(draft.meta.id, {
     kind: 'response',
     events$: (lifecycle) =>
       concat(

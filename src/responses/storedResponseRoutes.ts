@@ -1,11 +1,11 @@
-import { InterruptReason } from '../agent/interruptReason.js';
 import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
+import { stopDetached } from '../detached/stopDetached.js';
 import { RequestError } from '../errors/RequestError.js';
 import { UnavailableResponseError } from '../errors/UnavailableResponseError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { followedResponse } from './followedResponse.js';
-import type { ResponseObject } from './responseObject.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from './responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
 import { storedInputItems } from './storedInputItems.js';
 import { toListPage } from './toListPage.js';
@@ -18,6 +18,9 @@ async function currentResponse(context: ResponsesContext, id: string): Promise<R
   if (stored?.kind === 'response') return stored.response;
   throw new UnavailableResponseError(id, stored?.tombstone);
 }
+
+const isUnfinished = ({ status }: ResponseObject) => status === 'queued' || status === 'in_progress';
+const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RESPONSE_EVENTS.has(type);
 
 const idOf = (params: Record<string, string | string[]>): string => String(params.id);
 
@@ -40,7 +43,7 @@ export function retrieveResponseRoute(context: ResponsesContext): RouteHandler {
         'invalid_value',
       );
     }
-    return serveLoggedEvents(req, res, followedResponse(context, id, after), context);
+    return serveLoggedEvents(req, res, followedResponse(context, id, after, response.status), context);
   };
 }
 
@@ -58,7 +61,7 @@ export function cancelResponseRoute(context: ResponsesContext): RouteHandler {
         'not_background',
       );
     }
-    await context.detached.get(id, 'response')?.stop(InterruptReason.stopRequested);
+    if (isUnfinished(response)) await stopDetached(context, id, 'response', isTerminal);
     res.json(await currentResponse(context, id));
   };
 }
@@ -67,8 +70,8 @@ export function cancelResponseRoute(context: ResponsesContext): RouteHandler {
 export function deleteResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const id = idOf(req.params);
-    await currentResponse(context, id);
-    await context.detached.get(id, 'response')?.stop(InterruptReason.stopRequested);
+    const response = await currentResponse(context, id);
+    if (response.background && isUnfinished(response)) await stopDetached(context, id, 'response', isTerminal);
     await context.store.responses.delete(id);
     await context.store.events.remove(id);
     res.json({ id, object: 'response', deleted: true });

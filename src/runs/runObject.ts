@@ -1,6 +1,7 @@
 import type { RunError, RunUsage } from './runEvent.js';
 
-export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+// `stopping`: a stop was requested on another instance than the run's, which has not ended it yet.
+export type RunStatus = 'queued' | 'running' | 'stopping' | 'completed' | 'failed' | 'cancelled';
 
 /** What `GET /v1/runs/{id}` answers; times are Unix seconds. */
 export interface RunObject {

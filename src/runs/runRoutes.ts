@@ -1,6 +1,6 @@
-import { InterruptReason } from '../agent/interruptReason.js';
 import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
+import { endedElsewhere, stopDetached } from '../detached/stopDetached.js';
 import { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
@@ -9,9 +9,16 @@ import { parseRunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
 import { startRun } from './startRun.js';
 
+const isUnfinished = ({ status }: RunObject) => status === 'queued' || status === 'running' || status === 'stopping';
+const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.has(type);
+
+/** The run as it stands: live here, or as stored (`stopping` while a stop requested of another instance is pending). */
 async function currentRun(context: RunsContext, id: string): Promise<RunObject> {
-  const run = context.detached.snapshot<RunObject>(id, 'run') ?? (await context.store.runs.get<RunObject>(id));
+  const live = context.detached.snapshot<RunObject>(id, 'run');
+  if (live) return live;
+  const run = await context.store.runs.get<RunObject>(id);
   if (!run) throw new RequestError(404, `run '${id}' not found`, 'not_found_error', null, 'run_not_found');
+  if (isUnfinished(run) && (await context.detached.coordinator.stopRequested(id))) return { ...run, status: 'stopping' };
   return run;
 }
 
@@ -20,8 +27,8 @@ const idOf = (params: Record<string, string | string[]>): string => String(param
 /** `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. */
 export const createRunRoute =
   (context: RunsContext): RouteHandler =>
-  (req, res) => {
-    const run = startRun(parseRunRequest(req.body), context);
+  async (req, res) => {
+    const run = await startRun(parseRunRequest(req.body), context);
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };
 
@@ -37,21 +44,24 @@ export const runEventsRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
     const id = idOf(req.params);
-    await currentRun(context, id);
+    const run = await currentRun(context, id);
     const header = req.get('last-event-id');
     const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
-    const ended = context.detached.get(id, 'run')?.ended;
-    return serveLoggedEvents(req, res, { id, after, ended, isTerminal: ({ type }) => TERMINAL_RUN_EVENTS.has(type) }, context);
+    const ended = context.detached.get(id, 'run')?.ended ?? endedElsewhere(isUnfinished(run));
+    return serveLoggedEvents(req, res, { id, after, ended, isTerminal }, context);
   };
 
-/** `POST /v1/runs/{id}/stop`: interrupts a running run with `Stop requested via API`; it ends `cancelled`. A finished run is a 409. */
+/**
+ * `POST /v1/runs/{id}/stop`: interrupts a running run with `Stop requested via API`, on whichever
+ * instance runs it; it ends `cancelled`, and the answer is the run after the stop (`stopping` if
+ * its owner has not ended it in time). A finished run is a 409.
+ */
 export const stopRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
     const id = idOf(req.params);
     const run = await currentRun(context, id);
-    const live = context.detached.get(id, 'run');
-    if (!live) {
+    if (!context.detached.get(id, 'run') && !isUnfinished(run)) {
       throw new RequestError(
         409,
         `run '${id}' has already finished (status ${run.status}); only a running run can be stopped`,
@@ -60,6 +70,6 @@ export const stopRunRoute =
         'run_not_running',
       );
     }
-    await live.stop(InterruptReason.stopRequested);
+    await stopDetached(context, id, 'run', isTerminal);
     res.json(await currentRun(context, id));
   };

@@ -19,7 +19,7 @@ const now = () => Math.floor(Date.now() / 1000);
  * for `GET /v1/runs/{id}/events`. A stop ends it `cancelled`; shutdown ends it `failed` with the
  * reason.
  */
-export function startRun(request: RunRequest, { agent, store, detached, defaultModel }: RunsContext): DetachedRun<RunObject> {
+export function startRun(request: RunRequest, { agent, store, detached, defaultModel }: RunsContext): Promise<DetachedRun<RunObject>> {
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
   let run: RunObject = {

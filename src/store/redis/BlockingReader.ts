@@ -93,8 +93,7 @@ export class BlockingReader {
           this.#clientId ??= await this.blocker.clientId();
           this.#blocking = true;
           reply = (await this.blocker.xRead(streams, { BLOCK: BLOCK_MS, COUNT: COUNT })) as
-            | { name: string; messages: { id: string }[] }[]
-            | null;
+            { name: string; messages: { id: string }[] }[] | null;
           failures = 0;
         } catch {
           // The connection failed (it reconnects by itself, with a new client id).

@@ -165,7 +165,7 @@ export class RedisResponseStore implements ResponseStore {
       const bytes = (await this.#conversationBytes(id)) ?? 0;
       if (bytes > maxBytes) throw new ConversationTooLargeError(id, bytes, maxBytes);
       const turns: (readonly ChatMessage[])[] = [];
-      for (let cursor: string | null = id; cursor !== null; ) {
+      for (let cursor: string | null = id; cursor !== null;) {
         if (turns.length >= MAX_CHAIN) throw new ChainTooLongError(id, MAX_CHAIN);
         const [turn, previous] = await this.redis.hmGet(this.keys.response(cursor), ['turn', 'previous']);
         if (turn === null || turn === undefined) {

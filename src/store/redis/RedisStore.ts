@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { StoreError } from '../../errors/StoreError.js';
 import { DEFAULTS } from '../../config.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { retentionPolicy, type RetentionPolicy } from '../retentionPolicy.js';
@@ -50,16 +51,29 @@ export class RedisStore implements Store {
     this.events = new RedisEventLog(redis, this.keys, this.#watcher);
   }
 
-  /** Connects (waiting for Redis to answer once) and returns the store. */
-  static async open(options: RedisStoreOptions): Promise<RedisStore> {
+  /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */
+  static async open(options: RedisStoreOptions & { readonly connectTimeoutMs?: number }): Promise<RedisStore> {
     const redis = createRedisClient(options.url, options.logger ?? silentLogger);
     const store = new RedisStore(redis, options);
-    try {
+    const waitMs = options.connectTimeoutMs ?? 5_000;
+    const connecting = (async () => {
       await redis.connect();
       await store.#watcher.connect();
+    })();
+    // Settled either way once the race is decided: a connection given up on must not become an unhandled rejection.
+    connecting.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    // node-redis keeps retrying a first connection for ever; a start-up against a Redis that is not there should say so.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from ${redactUrl(options.url)} within ${waitMs} ms`)), waitMs);
+    });
+    try {
+      await Promise.race([connecting, timedOut]);
     } catch (error) {
       await store.close();
-      throw error;
+      throw new StoreError('connect to Redis', error);
+    } finally {
+      clearTimeout(timer);
     }
     return store;
   }
@@ -113,5 +127,16 @@ export class RedisStore implements Store {
     await this.#watcher.close();
     if (this.redis.isReady) await this.redis.close().catch(() => undefined);
     if (this.redis.isOpen) this.redis.destroy();
+  }
+}
+
+/** `url` without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the Redis URL';
   }
 }

@@ -51,6 +51,6 @@ export class StreamWatcher {
 
   async close(): Promise<void> {
     for (const reader of this.#readers) reader.close();
-    await Promise.all(this.#blockers.map((blocker) => blocker.destroy()));
+    for (const blocker of this.#blockers) if (blocker.isOpen) blocker.destroy();
   }
 }

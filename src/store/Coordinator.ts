@@ -1,0 +1,24 @@
+import type { Observable } from 'rxjs';
+
+/**
+ * Who runs what, across the instances that share a store: the concurrency cap, stop requests
+ * that reach a run's owner wherever it is, and the heartbeat on which a dead owner's runs are
+ * found. `LocalCoordinator` for one process (SQLite), `RedisCoordinator` for several.
+ */
+export interface Coordinator {
+  /** Takes a slot of `RXGATE_MAX_CONCURRENT_RUNS` for run `id`, owned here; `CapacityError` when none is free. */
+  acquire(id: string): Promise<void>;
+  /** Gives back the slot of `id` and forgets any stop request of it. */
+  release(id: string): Promise<void>;
+  /** Records (durably, where there are several instances) that `id` is to stop, and signals its owner. */
+  requestStop(id: string): Promise<void>;
+  /** Whether a stop of `id` was requested and its owner has not ended it yet (its state shows as `stopping`). */
+  stopRequested(id: string): Promise<boolean>;
+  /** The ids of runs owned here that are to stop: signalled, or found on a heartbeat when the signal was missed. */
+  readonly stops$: Observable<string>;
+  /** Emits when runs whose owner died should be looked for (each heartbeat); never in one process. */
+  readonly sweeps$: Observable<void>;
+  /** How long an owner, or failing it a sweeper, may take to end a run after a stop request. */
+  readonly stopWithinMs: number;
+  close(): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { NEVER, Subject } from 'rxjs';
+import { CapacityError } from '../errors/CapacityError.js';
+import type { Coordinator } from './Coordinator.js';
+
+/** The coordinator of one process: the cap counts its own runs, a stop request is a call, nobody else can die. */
+export class LocalCoordinator implements Coordinator {
+  readonly #owned = new Set<string>();
+  readonly #stops = new Subject<string>();
+  readonly stops$ = this.#stops.asObservable();
+  readonly sweeps$ = NEVER;
+  readonly stopWithinMs = 0;
+
+  constructor(private readonly maxConcurrent: number) {}
+
+  async acquire(id: string): Promise<void> {
+    if (this.#owned.size >= this.maxConcurrent) throw new CapacityError(this.#owned.size, this.maxConcurrent);
+    this.#owned.add(id);
+  }
+
+  async release(id: string): Promise<void> {
+    this.#owned.delete(id);
+  }
+
+  async requestStop(id: string): Promise<void> {
+    if (this.#owned.has(id)) this.#stops.next(id);
+  }
+
+  async stopRequested(): Promise<boolean> {
+    return false;
+  }
+
+  async close(): Promise<void> {
+    this.#stops.complete();
+  }
+}

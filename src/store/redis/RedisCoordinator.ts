@@ -1,0 +1,135 @@
+import { Subject } from 'rxjs';
+import { CapacityError } from '../../errors/CapacityError.js';
+import type { Logger } from '../../logger.js';
+import type { Coordinator } from '../Coordinator.js';
+import type { RedisClient } from './connectRedis.js';
+import { redisCall } from './redisCall.js';
+import type { RedisStore } from './RedisStore.js';
+
+// Slots whose lease ran out (their instance stopped renewing them) are freed before counting.
+const ACQUIRE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local taken = redis.call('ZCARD', KEYS[1])
+if taken >= tonumber(ARGV[3]) then return {0, taken} end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+return {1, taken + 1}`;
+
+/** How long a stop request is kept for an owner that has not ended the run yet. */
+const STOP_REQUEST_MS = 10 * 60_000;
+
+export interface RedisCoordinatorOptions {
+  /** How long this instance's lease lasts unless renewed; renewed every third of it. */
+  readonly leaseMs: number;
+  /** Runs in flight across every instance sharing the store. */
+  readonly maxConcurrent: number;
+  readonly logger: Logger;
+}
+
+/**
+ * The coordinator of instances sharing a `RedisStore`. This instance holds a lease (a key with a
+ * TTL, renewed on each heartbeat); each run it owns holds a slot of the cluster-wide cap (a sorted
+ * set scored by expiry, renewed alike), so a dead instance's slots free themselves. A stop request
+ * is a key (`{id}:stop`, the durable state) and then a message on the stops channel (the signal);
+ * the owner also checks the keys of its runs on every heartbeat, so a missed message delays a stop
+ * by one heartbeat at most, never forever.
+ */
+export class RedisCoordinator implements Coordinator {
+  readonly #owned = new Set<string>();
+  readonly #stops = new Subject<string>();
+  readonly #sweeps = new Subject<void>();
+  readonly stops$ = this.#stops.asObservable();
+  readonly sweeps$ = this.#sweeps.asObservable();
+  readonly stopWithinMs: number;
+  readonly #subscriber: RedisClient;
+  #heartbeat: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly store: RedisStore,
+    private readonly options: RedisCoordinatorOptions,
+  ) {
+    this.stopWithinMs = options.leaseMs * 2;
+    this.#subscriber = store.redis.duplicate() as RedisClient;
+    this.#subscriber.on('error', () => undefined);
+  }
+
+  /** Takes this instance's lease, listens for stop requests, and starts the heartbeat. */
+  static async start(store: RedisStore, options: RedisCoordinatorOptions): Promise<RedisCoordinator> {
+    const coordinator = new RedisCoordinator(store, options);
+    await coordinator.#subscriber.connect();
+    await coordinator.#subscriber.subscribe(store.keys.stops(), (id) => {
+      if (coordinator.#owned.has(id)) coordinator.#stops.next(id);
+    });
+    await coordinator.#beat();
+    coordinator.#heartbeat = setInterval(() => void coordinator.#beat(), Math.max(1, Math.floor(options.leaseMs / 3))).unref();
+    return coordinator;
+  }
+
+  get #redis(): RedisClient {
+    return this.store.redis;
+  }
+
+  async #beat(): Promise<void> {
+    const { keys, instanceId } = this.store;
+    const { leaseMs, logger } = this.options;
+    try {
+      await this.#redis.set(keys.instance(instanceId), String(Date.now()), { PX: leaseMs });
+      const owned = [...this.#owned];
+      if (owned.length > 0) {
+        const expiry = Date.now() + leaseMs;
+        await this.#redis.zAdd(
+          keys.leases(),
+          owned.map((id) => ({ score: expiry, value: id })),
+          { condition: 'XX' },
+        );
+        const requested = await Promise.all(owned.map((id) => this.#redis.exists(keys.stop(id))));
+        owned.forEach((id, index) => {
+          if (requested[index] === 1 && this.#owned.has(id)) this.#stops.next(id);
+        });
+      }
+      this.#sweeps.next();
+    } catch (error) {
+      logger.warn({ err: error }, 'heartbeat failed: Redis did not answer');
+    }
+  }
+
+  acquire(id: string): Promise<void> {
+    return redisCall('take a run slot', async () => {
+      const now = Date.now();
+      const { maxConcurrent, leaseMs } = this.options;
+      const [acquired, taken] = (await this.#redis.eval(ACQUIRE, {
+        keys: [this.store.keys.leases()],
+        arguments: [String(now), String(now + leaseMs), String(maxConcurrent), id],
+      })) as [number, number];
+      if (acquired !== 1) throw new CapacityError(taken, maxConcurrent);
+      this.#owned.add(id);
+    });
+  }
+
+  release(id: string): Promise<void> {
+    this.#owned.delete(id);
+    return redisCall('give back a run slot', async () => {
+      await this.#redis.zRem(this.store.keys.leases(), id);
+      await this.#redis.del(this.store.keys.stop(id));
+    });
+  }
+
+  requestStop(id: string): Promise<void> {
+    return redisCall('request a stop', async () => {
+      await this.#redis.set(this.store.keys.stop(id), String(Date.now()), { PX: STOP_REQUEST_MS });
+      await this.#redis.publish(this.store.keys.stops(), id);
+    });
+  }
+
+  stopRequested(id: string): Promise<boolean> {
+    return redisCall('read a stop request', async () => (await this.#redis.exists(this.store.keys.stop(id))) === 1);
+  }
+
+  /** Stops the heartbeat and the stop listener; the lease then expires as a dead instance's would. */
+  async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
+    this.#stops.complete();
+    this.#sweeps.complete();
+    if (this.#subscriber.isOpen) this.#subscriber.destroy();
+  }
+}
