@@ -130,6 +130,8 @@ export class DetachedRuns {
         interrupt(InterruptReason.storeFailed, error);
       });
     };
+    let released: Promise<void> | undefined;
+    const release = () => (released ??= coordinator.release(id).catch(reportStoreFailure));
     const end = async (reason?: InterruptReason, error?: unknown) => {
       if (over) return;
       over = true;
@@ -143,13 +145,15 @@ export class DetachedRuns {
             return false;
           },
         );
+        // The slot and any stop request go once the final state is stored: an instance that asked for the stop answers from it.
+        await release();
         if (!saved) this.#keepUnsaved(run, spec.saveFinal);
         else {
           this.#retryUnsaved();
           await store.enforceRetention().catch(reportStoreFailure);
         }
       } finally {
-        await coordinator.release(id).catch(reportStoreFailure);
+        await release();
         this.#runs.delete(id);
         lifecycle.finish();
         resolveEnded();

@@ -22,6 +22,11 @@ async function currentResponse(context: ResponsesContext, id: string): Promise<R
 const isUnfinished = ({ status }: ResponseObject) => status === 'queued' || status === 'in_progress';
 const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RESPONSE_EVENTS.has(type);
 
+const stopOptions = (context: ResponsesContext, id: string) => ({
+  isTerminal,
+  isSettled: async () => !isUnfinished(await currentResponse(context, id)),
+});
+
 const idOf = (params: Record<string, string | string[]>): string => String(params.id);
 
 /** `GET /v1/responses/{id}`, or with `?stream=true&starting_after=N` a background response's events after N. */
@@ -61,7 +66,7 @@ export function cancelResponseRoute(context: ResponsesContext): RouteHandler {
         'not_background',
       );
     }
-    if (isUnfinished(response)) await stopDetached(context, id, 'response', isTerminal);
+    if (isUnfinished(response)) await stopDetached(context, id, 'response', stopOptions(context, id));
     res.json(await currentResponse(context, id));
   };
 }
@@ -71,7 +76,7 @@ export function deleteResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const id = idOf(req.params);
     const response = await currentResponse(context, id);
-    if (response.background && isUnfinished(response)) await stopDetached(context, id, 'response', isTerminal);
+    if (response.background && isUnfinished(response)) await stopDetached(context, id, 'response', stopOptions(context, id));
     await context.store.responses.delete(id);
     await context.store.events.remove(id);
     res.json({ id, object: 'response', deleted: true });

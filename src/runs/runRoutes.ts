@@ -70,6 +70,6 @@ export const stopRunRoute =
         'run_not_running',
       );
     }
-    await stopDetached(context, id, 'run', isTerminal);
+    await stopDetached(context, id, 'run', { isTerminal, isSettled: async () => !isUnfinished(await currentRun(context, id)) });
     res.json(await currentRun(context, id));
   };

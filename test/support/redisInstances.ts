@@ -1,0 +1,66 @@
+import { afterEach } from 'vitest';
+import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
+import type { AppConfig } from '../../src/http/createApp.js';
+import { RedisCoordinator } from '../../src/store/redis/RedisCoordinator.js';
+import { RedisStore } from '../../src/store/redis/RedisStore.js';
+import { REDIS_URL, removeKeysUnder, testPrefix } from './redisTest.js';
+import { createScriptedUpstream, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
+import { startApp, type TestApp } from './startApp.js';
+import { watchedLogger } from './watchedLogger.js';
+
+export interface Instance extends TestApp {
+  readonly store: RedisStore;
+  readonly coordinator: RedisCoordinator;
+}
+
+/** A short lease, so that a dead instance is found within a test's time. */
+export const TEST_LEASE_MS = 600;
+
+/**
+ * rxgate instances in this process that share one Redis (a key prefix of this test's own, removed
+ * after it) and one scripted upstream, each with its own store connections, coordinator and
+ * server; all closed after each test.
+ */
+export function useInstances() {
+  let upstream: ScriptedUpstream | undefined;
+  let prefix: string | undefined;
+  const instances: Instance[] = [];
+  afterEach(async () => {
+    for (const instance of instances.splice(0)) await instance.close();
+    await upstream?.close();
+    if (prefix) await removeKeysUnder(prefix);
+    upstream = undefined;
+    prefix = undefined;
+  });
+  return {
+    async start(scripts: readonly UpstreamScript[], count: number, overrides: Partial<AppConfig> = {}) {
+      upstream = await createScriptedUpstream(scripts);
+      prefix = testPrefix();
+      const started: Instance[] = [];
+      for (let index = 0; index < count; index++) {
+        const { logger } = watchedLogger();
+        const store = await RedisStore.open({ url: REDIS_URL, prefix, logger });
+        const coordinator = await RedisCoordinator.start(store, {
+          leaseMs: TEST_LEASE_MS,
+          maxConcurrent: overrides.maxConcurrentRuns ?? 16,
+          logger,
+        });
+        const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger });
+        const app = await startApp(agent, overrides, { store, coordinator, logger });
+        const instance: Instance = {
+          ...app,
+          store,
+          coordinator,
+          close: async () => {
+            await app.close();
+            await coordinator.close();
+            await store.close();
+          },
+        };
+        instances.push(instance);
+        started.push(instance);
+      }
+      return { upstream, instances: started, prefix };
+    },
+  };
+}
