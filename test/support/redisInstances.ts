@@ -1,6 +1,7 @@
 import { afterEach } from 'vitest';
 import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import type { AppConfig } from '../../src/http/createApp.js';
+import type { RetentionPolicy } from '../../src/store/retentionPolicy.js';
 import { RedisCoordinator } from '../../src/store/redis/RedisCoordinator.js';
 import { RedisStore } from '../../src/store/redis/RedisStore.js';
 import { REDIS_URL, removeKeysUnder, testPrefix } from './redisTest.js';
@@ -33,13 +34,13 @@ export function useInstances() {
     prefix = undefined;
   });
   return {
-    async start(scripts: readonly UpstreamScript[], count: number, overrides: Partial<AppConfig> = {}) {
+    async start(scripts: readonly UpstreamScript[], count: number, overrides: Partial<AppConfig> = {}, retention?: RetentionPolicy) {
       upstream = await createScriptedUpstream(scripts);
       prefix = testPrefix();
       const started: Instance[] = [];
       for (let index = 0; index < count; index++) {
         const { logger } = watchedLogger();
-        const store = await RedisStore.open({ url: REDIS_URL, prefix, logger });
+        const store = await RedisStore.open({ url: REDIS_URL, prefix, logger, retention });
         const coordinator = await RedisCoordinator.start(store, {
           leaseMs: TEST_LEASE_MS,
           maxConcurrent: overrides.maxConcurrentRuns ?? 16,
