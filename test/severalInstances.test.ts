@@ -72,6 +72,7 @@ describe('several instances on one Redis', () => {
       { delta: 'b' },
       { delta: 'c' },
     ]);
+    expect(await (await fetch(`${b.url}/v1/runs/${id}`)).json()).toMatchObject({ id, status: 'running', output: 'abc' });
     const resumed = await follow(`${b.url}/v1/runs/${id}/events`, { 'Last-Event-ID': '1' });
     expect(ids(await resumed.take(1))).toEqual([2]);
     open();

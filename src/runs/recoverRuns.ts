@@ -1,18 +1,9 @@
 import { InterruptedError } from '../errors/InterruptedError.js';
 import type { Store } from '../store/Store.js';
 import { INTERRUPTED_BY_CRASH } from '../detached/interruptedByCrash.js';
-import { readLog } from '../detached/readLog.js';
 import { toRunError } from './runError.js';
 import type { RunObject } from './runObject.js';
-
-/** The output a run had streamed, rebuilt from the deltas its log kept. */
-async function storedOutput(store: Store, id: string): Promise<string> {
-  let output = '';
-  await readLog(store.events, id, ({ type, data }) => {
-    if (type === 'message.delta') output += (JSON.parse(data) as { delta: string }).delta;
-  });
-  return output;
-}
+import { storedOutput } from './storedOutput.js';
 
 /**
  * Marks the runs a dead process left queued or running as failed, with an error that says so and
@@ -23,7 +14,7 @@ export async function recoverRuns(store: Store, now = Date.now()): Promise<numbe
   const runs = await store.runs.unfinished<RunObject>();
   const error = toRunError(new InterruptedError(INTERRUPTED_BY_CRASH, 'interrupted'));
   for (const run of runs) {
-    const output = await storedOutput(store, run.id);
+    const output = await storedOutput(store.events, run.id);
     const failed: RunObject = { ...run, status: 'failed', completed_at: Math.floor(now / 1000), output, error };
     await store.runs.save(failed);
     await store.events.appendLast(run.id, () => ({ type: 'run.failed', data: JSON.stringify({ type: 'run.failed', error }) }));

@@ -8,18 +8,23 @@ import type { RunObject } from './runObject.js';
 import { parseRunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
 import { startRun } from './startRun.js';
+import { storedOutput } from './storedOutput.js';
 
 const isUnfinished = ({ status }: RunObject) => status === 'queued' || status === 'running' || status === 'stopping';
 const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.has(type);
 
-/** The run as it stands: live here, or as stored (`stopping` while a stop requested of another instance is pending). */
+/**
+ * The run as it stands: live here, or as stored; one running on another instance with the output
+ * its log holds so far, `stopping` while a stop requested of it is pending.
+ */
 async function currentRun(context: RunsContext, id: string): Promise<RunObject> {
   const live = context.detached.snapshot<RunObject>(id, 'run');
   if (live) return live;
   const run = await context.store.runs.get<RunObject>(id);
   if (!run) throw new RequestError(404, `run '${id}' not found`, 'not_found_error', null, 'run_not_found');
-  if (isUnfinished(run) && (await context.detached.coordinator.stopRequested(id))) return { ...run, status: 'stopping' };
-  return run;
+  if (!isUnfinished(run)) return run;
+  const stopping = await context.detached.coordinator.stopRequested(id);
+  return { ...run, status: stopping ? 'stopping' : run.status, output: await storedOutput(context.store.events, id) };
 }
 
 const idOf = (params: Record<string, string | string[]>): string => String(params.id);
@@ -70,6 +75,10 @@ export const stopRunRoute =
         'run_not_running',
       );
     }
-    await stopDetached(context, id, 'run', { isTerminal, isSettled: async () => !isUnfinished(await currentRun(context, id)) });
+    const isSettled = async () => {
+      const stored = await context.store.runs.get<RunObject>(id);
+      return stored === undefined || !isUnfinished(stored);
+    };
+    await stopDetached(context, id, 'run', { isTerminal, isSettled });
     res.json(await currentRun(context, id));
   };

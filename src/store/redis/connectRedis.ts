@@ -6,7 +6,6 @@ import type { Logger } from '../../logger.js';
  * failed reconnect), commands fail at once while it is disconnected rather than queue without
  * bound, and it reconnects by itself, backing off up to two seconds.
  */
-// eslint-disable-next-line @typescript-eslint/explicit-module-boundary-types -- the client's type is node-redis's inference
 export function createRedisClient(url: string, logger: Logger) {
   const client = createClient({
     url,
