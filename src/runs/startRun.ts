@@ -17,9 +17,12 @@ const now = () => Math.floor(Date.now() / 1000);
  * Starts a run detached from any connection. Its status follows the run (`queued`, `running`,
  * then `completed`, `failed` or `cancelled`) and is stored at each step; its events are logged
  * for `GET /v1/runs/{id}/events`. A stop ends it `cancelled`; shutdown ends it `failed` with the
- * reason.
+ * reason. Resolves once the run is stored `running` (or the store refused it).
  */
-export function startRun(request: RunRequest, { agent, store, detached, defaultModel }: RunsContext): Promise<DetachedRun<RunObject>> {
+export async function startRun(
+  request: RunRequest,
+  { agent, store, detached, defaultModel }: RunsContext,
+): Promise<DetachedRun<RunObject>> {
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
   let run: RunObject = {
@@ -49,12 +52,13 @@ export function startRun(request: RunRequest, { agent, store, detached, defaultM
       update({ status: 'completed', usage: event.usage, completed_at: now() });
     } else if (event.type === 'run.failed') update({ status: 'failed', error: event.error, completed_at: now() });
   };
-  return detached.start<RunObject>(id, {
+  let stored: Promise<void> = Promise.resolve();
+  const started = await detached.start<RunObject>(id, {
     kind: 'run',
     events$: (lifecycle) =>
       concat(
         // Stored before the agent starts: a run the store cannot keep fails before it costs anything.
-        defer(() => store.runs.save(update({ status: 'running', started_at: now() }))).pipe(ignoreElements()),
+        defer(() => (stored = store.runs.save(update({ status: 'running', started_at: now() })))).pipe(ignoreElements()),
         defer(() => agent.run({ messages: request.messages, model }, lifecycle.cancellation)).pipe(
           lifecycle.record,
           toRunEvents(),
@@ -77,4 +81,8 @@ export function startRun(request: RunRequest, { agent, store, detached, defaultM
       return owed.map((event, index) => toLoggedEvent(event, nextSeq + index));
     },
   });
+  // Answered once stored, so that any instance sharing the store finds the run it was told of. A
+  // refused save has ended the run `failed` (kept here until the store takes its final state).
+  await stored.catch(() => undefined);
+  return started;
 }
