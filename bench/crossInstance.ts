@@ -33,12 +33,12 @@ async function startUpstream() {
   let mode: 'stall' | 'stream' = 'stall';
   let opened: (() => void) | undefined;
   let gate = Promise.resolve();
-  const arrivals: ((closed: Promise<number>) => void)[] = [];
+  const arrivals: ((request: { closed: Promise<number> }) => void)[] = [];
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const closed = new Promise<number>((resolve) => res.once('close', () => resolve(performance.now())));
-      arrivals.shift()?.(closed);
+      arrivals.shift()?.({ closed });
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
       if (mode === 'stall') return;
@@ -55,7 +55,7 @@ async function startUpstream() {
   return {
     baseUrl,
     /** Resolves with the next request's socket-closed promise once it arrives. */
-    nextRequest: () => new Promise<Promise<number>>((resolve) => arrivals.push(resolve)),
+    nextRequest: () => new Promise<{ closed: Promise<number> }>((resolve) => arrivals.push(resolve)),
     stall: () => (mode = 'stall'),
     streamAfterGate: () => {
       mode = 'stream';
@@ -101,7 +101,7 @@ async function stopLatencies(upstream: Awaited<ReturnType<typeof startUpstream>>
   for (let trial = 0; trial < STOP_TRIALS; trial++) {
     const arrived = upstream.nextRequest();
     const id = await createRun(owner.url);
-    const closed = await arrived;
+    const { closed } = await arrived;
     const stoppedAt = performance.now();
     const answer = await post(`${asked.url}/v1/runs/${id}/stop`);
     await answer.arrayBuffer();
@@ -138,12 +138,16 @@ async function fanOut(
   return counts.reduce((sum, count) => sum + count, 0) / seconds;
 }
 
+const log = (message: string) => process.stderr.write(`[bench:instances] ${message}\n`);
+
 async function main(): Promise<void> {
   const upstream = await startUpstream();
   const rows: string[] = [];
 
   const sqlite = await startInstance(upstream.baseUrl, new SqliteStore({ dataDir: ':memory:' }));
+  log('SQLite: stop latency');
   const sqliteStop = await stopLatencies(upstream, sqlite, sqlite);
+  log('SQLite: fan-out');
   const sqliteFanOut = await fanOut(upstream, sqlite, [sqlite]);
   await sqlite.close();
   rows.push(
@@ -163,7 +167,9 @@ async function main(): Promise<void> {
     }),
   );
   const [a, b] = redis as [Instance, Instance];
+  log('Redis: stop latency');
   const redisStop = await stopLatencies(upstream, a, b);
+  log('Redis: fan-out');
   const redisFanOut = await fanOut(upstream, a, [a, b]);
   rows.push(
     `| Redis, two instances (stop on B, run on A) | ${fixed(median(redisStop))} | ${fixed(p99(redisStop))} | ${Math.round(redisFanOut)} |`,
