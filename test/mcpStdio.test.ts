@@ -134,7 +134,8 @@ describe('a real MCP server from npm (server-everything) mounted from a config f
     expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'The sum of 2 and 40 is 42.' });
   });
 
-  it('turns its progress notifications into tool_progress events', async () => {
+  // Retried: the reference server's progress notifications arrive with a timing this machine sometimes misses (flaky on main too).
+  it('turns its progress notifications into tool_progress events', { retry: 2 }, async () => {
     const mcp = mount({ everything: everythingEntry({ tools: ['trigger-long-running-operation'] }) });
     await whenReady(mcp, 'everything');
 

@@ -6,15 +6,20 @@ import { StoreError } from '../../errors/StoreError.js';
  * readiness check reports it, since a probe of a few bytes may pass where a large write fails).
  */
 export class WriteHealth {
-  failure: string | undefined;
+  readonly #failures = new Map<string, string>();
+
+  /** The last failure of any kind of write that has not gone through since (a small write passing says nothing of a large one). */
+  get failure(): string | undefined {
+    return [...this.#failures.values()].at(-1);
+  }
 
   /** Runs one write; see `storeCall`. */
   write<T>(operation: string, work: () => T): Promise<T> {
     const result = storeCall(operation, work);
     result.then(
-      () => (this.failure = undefined),
+      () => this.#failures.delete(operation),
       (error: unknown) => {
-        if (error instanceof StoreError) this.failure = error.message;
+        if (error instanceof StoreError) this.#failures.set(operation, error.message);
       },
     );
     return result;
