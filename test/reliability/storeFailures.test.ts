@@ -116,16 +116,14 @@ describe('a disk that fills up under the packaged server (ulimit -f)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // Retried: whether a later small write goes through (and readiness turns back to 200) depends on where SQLite's WAL stood when the limit hit.
-  it('fails the run with the store error, turns readiness 503 with the reason, and keeps serving chat', { retry: 2 }, async () => {
+  it('fails the run with the store error, and keeps serving chat', async () => {
     const { run_id } = (await (await post(`${cli.url}/v1/runs`, { input: 'hi' })).json()) as { run_id: string };
     const run = await waitForRun(cli.url, run_id, ({ status }) => status !== 'running');
     expect(run).toMatchObject({ status: 'failed', error: { code: 'store_unavailable' } });
     expect((run as { error: { message: string } }).error.message).toMatch(/the store failed to write events/);
 
-    const ready = await fetch(`${cli.url}/health/ready`);
-    expect(ready.status).toBe(503);
-    expect(JSON.stringify(await ready.json())).toContain('store writable');
+    // Readiness is not asserted here: once SQLite's WAL wraps, later small writes go through again and it rightly turns back to 200
+    // (the 503 while writes fail is the injected-failure test's).
     const chat = await post(`${cli.url}/v1/chat/completions`, { ...CHAT, stream: false });
     expect(chat.status).toBe(200);
     expect(cli.child.exitCode).toBeNull();
