@@ -1,4 +1,4 @@
-import { Subscription, type Observable } from 'rxjs';
+import { concat, defer, ignoreElements, Subscription, type Observable } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { Logger } from '../logger.js';
@@ -23,7 +23,9 @@ export interface DetachedRunEnd {
 /** What an API hands the engine to run detached. */
 export interface DetachedRunSpec<S> {
   readonly kind: DetachedKind;
-  /** The run's events, as its log keeps them; called once the cap let it start. Apply `lifecycle.record` to the agent's events. */
+  /** Stores its API object as it starts; its events begin once that is stored (a run the store cannot keep costs nothing). */
+  saveStart(): Promise<void>;
+  /** The run's events, as its log keeps them; called once its start is stored. Apply `lifecycle.record` to the agent's events. */
   events$(lifecycle: Lifecycle): Observable<LoggedEvent>;
   /** Its API object as it stands, for `GET` while it runs. */
   snapshot(): S;
@@ -38,6 +40,11 @@ export interface DetachedRun<S = unknown> {
   readonly id: string;
   readonly kind: DetachedKind;
   readonly cancellation: Cancellation;
+  /**
+   * Settles once its start is stored, so that any instance sharing the store finds the run it was
+   * told of; rejects with the store's error, and the run then ends `failed`.
+   */
+  readonly started: Promise<void>;
   /** Resolves once the run has ended, its last events are stored and its object saved (or the store failed to). */
   readonly ended: Promise<void>;
   snapshot(): S;
@@ -123,8 +130,11 @@ export class DetachedRuns {
 
     const append = (event: LoggedEvent) => {
       nextSeq = event.seq + 1;
-      appended = store.events.append(id, [event]);
-      appended.catch((error: unknown) => {
+      const batch = store.events.append(id, [event]);
+      if (batch === appended) return;
+      // A log that batches its writes hands every event of a batch the same promise: one handler a batch, not one an event.
+      appended = batch;
+      batch.catch((error: unknown) => {
         if (over) return;
         reportStoreFailure(error);
         interrupt(InterruptReason.storeFailed, error);
@@ -168,10 +178,14 @@ export class DetachedRuns {
     cancellation.onInterrupted(() => {
       if (stoppedAt !== undefined) metrics.disconnectToInterrupt.observe((performance.now() - stoppedAt) / 1000);
     });
+    let started: Promise<void> = Promise.resolve();
     const run: DetachedRun<S> = {
       id,
       kind: spec.kind,
       cancellation,
+      get started() {
+        return started;
+      },
       ended,
       snapshot: spec.snapshot,
       stop: (reason) => {
@@ -183,10 +197,17 @@ export class DetachedRuns {
     this.#runs.set(id, run);
     // Shutdown names its reason on the cancellation before it signals.
     lifecycle.stop$.subscribe(() => void run.stop(cancellation.reason));
+    const events$ = concat(
+      defer(() => {
+        started = spec.saveStart();
+        // Its failure ends the run `failed` through the events' error; whoever awaits `started` also learns of it.
+        started.catch(() => undefined);
+        return started;
+      }).pipe(ignoreElements()),
+      defer(() => spec.events$(lifecycle)),
+    );
     subscription.add(
-      spec
-        .events$(lifecycle)
-        .subscribe({ next: append, complete: () => void end(), error: (error: unknown) => void end(undefined, error) }),
+      events$.subscribe({ next: append, complete: () => void end(), error: (error: unknown) => void end(undefined, error) }),
     );
     return run;
   }

@@ -1,10 +1,13 @@
 import { Observable } from 'rxjs';
 import type { EventLog, LoggedEvent } from '../store/EventLog.js';
 
+/** The `ended` of a run in flight on another instance: the follower stops at its log's terminal event, whenever that comes. */
+export const UNTIL_TERMINAL: Promise<void> = new Promise(() => undefined);
+
 export interface FollowOptions {
   /** Whether an event ends its log (`run.completed`, `response.failed`, ...): the follower is done. */
   readonly isTerminal: (event: LoggedEvent) => boolean;
-  /** Resolves once the run has ended and its log is complete; undefined when it is not in flight. */
+  /** Resolves once the run has ended and its log is complete; `UNTIL_TERMINAL` when it runs elsewhere; undefined when it is not in flight. */
   readonly ended?: Promise<void>;
   /** Resolves when the subscriber may take another page (its client has drained what it was sent). */
   readonly ready: () => Promise<void>;

@@ -18,7 +18,7 @@ export interface FollowedLog {
   /** The sequence number the subscriber has seen, -1 for all. */
   readonly after: number;
   readonly isTerminal: (event: LoggedEvent) => boolean;
-  /** Resolves once the run has ended; undefined when it is not in flight here. */
+  /** See `FollowOptions.ended`: the run's own `ended` here, `UNTIL_TERMINAL` elsewhere, undefined when it is not in flight. */
   readonly ended?: Promise<void>;
 }
 

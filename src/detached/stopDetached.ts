@@ -29,8 +29,3 @@ export async function stopDetached(context: DetachedContext, id: string, kind: D
   if (!(await logEnded(context.store.events, id, options.isTerminal, coordinator.stopWithinMs))) return;
   while (!(await options.isSettled()) && performance.now() < deadline) await delay(SETTLED_POLL_MS);
 }
-
-/** What `ended` a follower of a run not in flight here waits for: none if it has finished, else its log's own terminal event. */
-export function endedElsewhere(unfinished: boolean): Promise<void> | undefined {
-  return unfinished ? new Promise<void>(() => undefined) : undefined;
-}

@@ -19,9 +19,7 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
     });
     if (!request.background) return request.stream ? streamResponse(req, res, turn, context) : respondResponse(req, res, turn, context);
     const snapshot = turn.draft.snapshot('queued');
-    const { run, queued } = await startBackgroundResponse(turn, context);
-    // A response the store refused is a 503 here, not an id nobody can retrieve.
-    await queued;
+    const run = await startBackgroundResponse(turn, context);
     if (!request.stream) {
       res.json(snapshot);
       return;

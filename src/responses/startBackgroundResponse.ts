@@ -1,4 +1,4 @@
-import { concat, defer, ignoreElements, map, tap } from 'rxjs';
+import { map, tap } from 'rxjs';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
@@ -7,37 +7,32 @@ import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
 import { toResponseEvents } from './toResponseEvents.js';
 
-export interface BackgroundResponse {
-  readonly run: DetachedRun<ResponseObject>;
-  /** Settles once the response is stored `queued` (or the store refused it, which ends the run `failed`). */
-  readonly queued: Promise<void>;
-}
-
 /**
  * Runs a `background: true` response detached from the connection, logging its events for
  * `GET /v1/responses/{id}?stream=true`. It is stored `queued` before the agent starts, and as it
  * settled once its log is written. A cancel leaves it `cancelled`, shutdown `incomplete`; either
  * way its stream still ends with a `response.incomplete` carrying the text so far. A store that
- * fails ends it `failed`. Rejects with `CapacityError` when the cap is reached.
+ * fails ends it `failed`. Rejects with `CapacityError` when the cap is reached, or with the store's
+ * error when it refused to store the response `queued`.
  */
-export async function startBackgroundResponse(turn: ResponseTurn, { agent, detached }: ResponsesContext): Promise<BackgroundResponse> {
+export async function startBackgroundResponse(
+  turn: ResponseTurn,
+  { agent, detached }: ResponsesContext,
+): Promise<DetachedRun<ResponseObject>> {
   const { draft } = turn;
   let settled: ResponseObject | undefined;
-  let queued: Promise<void> = Promise.resolve();
   const logged = (events: readonly ResponseStreamEvent[]) => events.map((event) => toLoggedEvent(event, event.sequence_number));
   const run = await detached.start<ResponseObject>(draft.meta.id, {
     kind: 'response',
+    saveStart: () => turn.save(draft.snapshot('queued')),
     events$: (lifecycle) =>
-      concat(
-        defer(() => (queued = turn.save(draft.snapshot('queued')))).pipe(ignoreElements()),
-        agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
-          lifecycle.record,
-          toResponseEvents(draft),
-          tap((event) => {
-            if (TERMINAL_RESPONSE_EVENTS.has(event.type)) settled = event.response as ResponseObject;
-          }),
-          map((event) => toLoggedEvent(event, event.sequence_number)),
-        ),
+      agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
+        lifecycle.record,
+        toResponseEvents(draft),
+        tap((event) => {
+          if (TERMINAL_RESPONSE_EVENTS.has(event.type)) settled = event.response as ResponseObject;
+        }),
+        map((event) => toLoggedEvent(event, event.sequence_number)),
       ),
     snapshot: () => settled ?? draft.snapshot('in_progress'),
     saveFinal: () => turn.save(settled ?? draft.snapshot('incomplete', 'interrupted')),
@@ -53,5 +48,7 @@ export async function startBackgroundResponse(turn: ResponseTurn, { agent, detac
       return logged([draft.event('response.incomplete', { response: settled })]);
     },
   });
-  return { run, queued };
+  // A response the store refused is the caller's 503, not an id nobody can retrieve.
+  await run.started;
+  return run;
 }

@@ -1,6 +1,7 @@
 import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
-import { endedElsewhere, stopDetached } from '../detached/stopDetached.js';
+import { UNTIL_TERMINAL } from '../detached/followEvents.js';
+import { stopDetached } from '../detached/stopDetached.js';
 import { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
@@ -52,7 +53,7 @@ export const runEventsRoute =
     const run = await currentRun(context, id);
     const header = req.get('last-event-id');
     const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
-    const ended = context.detached.get(id, 'run')?.ended ?? endedElsewhere(isUnfinished(run));
+    const ended = context.detached.get(id, 'run')?.ended ?? (isUnfinished(run) ? UNTIL_TERMINAL : undefined);
     return serveLoggedEvents(req, res, { id, after, ended, isTerminal }, context);
   };
 

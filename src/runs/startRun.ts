@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { concat, defer, ignoreElements, map, tap } from 'rxjs';
+import { defer, map, tap } from 'rxjs';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
@@ -52,19 +52,15 @@ export async function startRun(
       update({ status: 'completed', usage: event.usage, completed_at: now() });
     } else if (event.type === 'run.failed') update({ status: 'failed', error: event.error, completed_at: now() });
   };
-  let stored: Promise<void> = Promise.resolve();
   const started = await detached.start<RunObject>(id, {
     kind: 'run',
+    saveStart: () => store.runs.save(update({ status: 'running', started_at: now() })),
     events$: (lifecycle) =>
-      concat(
-        // Stored before the agent starts: a run the store cannot keep fails before it costs anything.
-        defer(() => (stored = store.runs.save(update({ status: 'running', started_at: now() })))).pipe(ignoreElements()),
-        defer(() => agent.run({ messages: request.messages, model }, lifecycle.cancellation)).pipe(
-          lifecycle.record,
-          toRunEvents(),
-          tap(follow),
-          map(toLoggedEvent),
-        ),
+      defer(() => agent.run({ messages: request.messages, model }, lifecycle.cancellation)).pipe(
+        lifecycle.record,
+        toRunEvents(),
+        tap(follow),
+        map(toLoggedEvent),
       ),
     snapshot,
     saveFinal: () => store.runs.save(snapshot()),
@@ -81,8 +77,7 @@ export async function startRun(
       return owed.map((event, index) => toLoggedEvent(event, nextSeq + index));
     },
   });
-  // Answered once stored, so that any instance sharing the store finds the run it was told of. A
-  // refused save has ended the run `failed` (kept here until the store takes its final state).
-  await stored.catch(() => undefined);
+  // A refused save has ended the run `failed` (kept here until the store takes its final state): still a 202.
+  await started.started.catch(() => undefined);
   return started;
 }
