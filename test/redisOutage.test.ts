@@ -55,4 +55,28 @@ describe('Redis going away under a running gateway', () => {
     await until(async () => (await fetch(`${app.url}/health/ready`)).status === 200, 10_000);
     expect((await post(`${app.url}/v1/runs`, { input: 'hi' })).status).toBe(202);
   }, 30_000);
+
+  it('counts again, once Redis restarted empty, the runs in flight here: the cluster-wide cap still holds', async () => {
+    const redis = await startOwnRedis();
+    cleanups.push(redis.stop);
+    const upstream = await createScriptedUpstream([{ steps: [{ stall: true }] }]);
+    cleanups.push(() => upstream.close());
+    const { logger } = watchedLogger();
+    const store = await RedisStore.open({ url: redis.url, logger });
+    cleanups.push(() => store.close());
+    const coordinator = await RedisCoordinator.start(store, { leaseMs: 600, maxConcurrent: 1, logger });
+    cleanups.push(() => coordinator.close());
+    const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger });
+    const app = await startApp(agent, {}, { store, coordinator, logger });
+    cleanups.push(() => app.close());
+    expect((await post(`${app.url}/v1/runs`, { input: 'hi' })).status).toBe(202);
+    await upstream.request(0);
+
+    await redis.stop();
+    await redis.start();
+    await until(async () => store.redis.isReady && (await store.redis.zCard(store.keys.leases())) === 1, 10_000);
+    const refused = await post(`${app.url}/v1/runs`, { input: 'hi' });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { code: 'too_many_runs' } });
+  }, 30_000);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_BY_CRASH } from '../src/detached/interruptedByCrash.js';
+import { recoverRuns } from '../src/runs/recoverRuns.js';
 import { useInstances, TEST_LEASE_MS } from './support/redisInstances.js';
 import { frames, type UpstreamScript } from './support/scriptedUpstream.js';
 import { sseEvents, type SseEvent } from './support/sseEvents.js';
@@ -147,6 +148,30 @@ describe('several instances on one Redis', () => {
     expect(JSON.parse(events[0]!.data)).toMatchObject({ error: { message: `rxgate: ${INTERRUPTED_BY_CRASH}` } });
     expect(noticed).toBeLessThan(TEST_LEASE_MS * 4);
     expect(await (await fetch(`${b.url}/v1/runs/${id}`)).json()).toMatchObject({ id, status: 'failed' });
+  });
+
+  it("fences off A when its lease lapsed and B took its run over: A stops the run (its upstream request aborted), B's failed stands", async () => {
+    const { upstream, instances } = await start([stalled], 2);
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const id = await createRun(a.url);
+    const request = await upstream.request(0);
+    const follower = await follow(`${b.url}/v1/runs/${id}/events`);
+
+    // A stalls past its lease: its lease key is gone, and B's sweep claims the run before A's next heartbeat.
+    for (let tries = 0; (await b.store.runs.get(id))?.status !== 'failed'; tries++) {
+      expect(tries).toBeLessThan(20);
+      await b.store.redis.del(b.store.keys.instance(a.store.instanceId));
+      await recoverRuns(b.store);
+    }
+    const closed = await request.closed;
+    expect(closed.finished).toBe(false);
+    await a.activeRuns.settled();
+
+    const crashed = { status: 'failed', error: { message: `rxgate: ${INTERRUPTED_BY_CRASH}` } };
+    expect(await (await fetch(`${a.url}/v1/runs/${id}`)).json()).toMatchObject(crashed);
+    expect(await (await fetch(`${b.url}/v1/runs/${id}`)).json()).toMatchObject(crashed);
+    expect((await follower.rest()).map((event) => event.event)).toEqual(['run.failed']);
+    expect((await b.store.events.read(id, -1, 100)).map((event) => event.type)).toEqual(['run.failed']);
   });
 
   it('continues on B a conversation stored on A (previous_response_id)', async () => {

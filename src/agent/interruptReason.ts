@@ -7,6 +7,7 @@ export const InterruptReason = {
   deadlineExceeded: 'Deadline exceeded',
   outputLimitReached: 'Output limit reached',
   storeFailed: 'Store write failed',
+  takenOver: 'Taken over by another instance',
 } as const;
 
 export type InterruptReason = (typeof InterruptReason)[keyof typeof InterruptReason];

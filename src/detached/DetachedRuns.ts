@@ -80,6 +80,7 @@ export class DetachedRuns {
 
   constructor(private readonly options: DetachedRunsOptions) {
     options.coordinator.stops$.subscribe((id) => void this.#runs.get(id)?.stop(InterruptReason.stopRequested));
+    options.coordinator.takenOver$.subscribe((id) => void this.#runs.get(id)?.stop(InterruptReason.takenOver));
   }
 
   /** Who runs what across the instances sharing the store. */

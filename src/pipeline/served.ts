@@ -24,6 +24,7 @@ const OUTCOME_OF_REASON: Record<InterruptReason, StreamOutcome> = {
   [InterruptReason.deadlineExceeded]: 'error',
   [InterruptReason.outputLimitReached]: 'completed',
   [InterruptReason.storeFailed]: 'error',
+  [InterruptReason.takenOver]: 'error',
 };
 
 export function outcomeOfInterrupt(reason: InterruptReason): StreamOutcome {

@@ -16,6 +16,12 @@ export interface Coordinator {
   stopRequested(id: string): Promise<boolean>;
   /** The ids of runs owned here that are to stop: signalled, or found on a heartbeat when the signal was missed. */
   readonly stops$: Observable<string>;
+  /**
+   * The ids of runs owned here that another instance has claimed and ended `failed`, because this
+   * one's lease lapsed (its process stalled, or lost Redis, for longer than the lease): they are
+   * to stop, and their later saves are dropped. Never in one process.
+   */
+  readonly takenOver$: Observable<string>;
   /** Emits when runs whose owner died should be looked for (each heartbeat); never in one process. */
   readonly sweeps$: Observable<void>;
   /** How long an owner, or failing it a sweeper, may take to end a run after a stop request. */

@@ -8,6 +8,7 @@ export class LocalCoordinator implements Coordinator {
   readonly #stops = new Subject<string>();
   readonly stops$ = this.#stops.asObservable();
   readonly sweeps$ = NEVER;
+  readonly takenOver$ = NEVER;
   readonly stopWithinMs = 0;
 
   constructor(private readonly maxConcurrent: number) {}

@@ -31,17 +31,23 @@ export interface RedisCoordinatorOptions {
  * set scored by expiry, renewed alike), so a dead instance's slots free themselves. A stop request
  * is a key (`{id}:stop`, the durable state) and then a message on the stops channel (the signal);
  * the owner also checks the keys of its runs on every heartbeat, so a missed message delays a stop
- * by one heartbeat at most, never forever.
+ * by one heartbeat at most, never forever. A heartbeat that finds this instance's lease gone (the
+ * process stalled, or Redis was away, for longer than the lease) looks for its runs that another
+ * instance claimed meanwhile, and stops them: that instance has ended them `failed`, and this
+ * one's saves of them are dropped.
  */
 export class RedisCoordinator implements Coordinator {
   readonly #owned = new Set<string>();
   readonly #stops = new Subject<string>();
   readonly #sweeps = new Subject<void>();
+  readonly #takenOver = new Subject<string>();
   readonly stops$ = this.#stops.asObservable();
   readonly sweeps$ = this.#sweeps.asObservable();
+  readonly takenOver$ = this.#takenOver.asObservable();
   readonly stopWithinMs: number;
   readonly #subscriber: RedisClient;
   #heartbeat: NodeJS.Timeout | undefined;
+  #beats = 0;
 
   private constructor(
     private readonly store: RedisStore,
@@ -72,14 +78,20 @@ export class RedisCoordinator implements Coordinator {
     const { keys, instanceId } = this.store;
     const { leaseMs, logger } = this.options;
     try {
-      await this.#redis.set(keys.instance(instanceId), String(Date.now()), { PX: leaseMs });
+      const held = await this.#redis.set(keys.instance(instanceId), String(Date.now()), {
+        expiration: { type: 'PX', value: leaseMs },
+        GET: true,
+      });
+      if (held === null && this.#beats > 0) await this.#findTakenOver();
+      this.#beats++;
+      // Taken and sent in one go: a run released after this line is removed after this write, on the same connection.
       const owned = [...this.#owned];
       if (owned.length > 0) {
         const expiry = Date.now() + leaseMs;
+        // Not only renewed: a Redis that restarted empty learns again of the runs in flight here, so the cap counts them.
         await this.#redis.zAdd(
           keys.leases(),
           owned.map((id) => ({ score: expiry, value: id })),
-          { condition: 'XX' },
         );
         const requested = await Promise.all(owned.map((id) => this.#redis.exists(keys.stop(id))));
         owned.forEach((id, index) => {
@@ -90,6 +102,18 @@ export class RedisCoordinator implements Coordinator {
     } catch (error) {
       logger.warn({ err: error }, 'heartbeat failed: Redis did not answer');
     }
+  }
+
+  /** After this instance's lease lapsed, the runs it owns that a sweeper claimed meanwhile. */
+  async #findTakenOver(): Promise<void> {
+    const { keys, instanceId } = this.store;
+    const owned = [...this.#owned];
+    const owners = await Promise.all(
+      owned.map(async (id) => (await this.#redis.hGet(keys.run(id), 'owner')) ?? (await this.#redis.hGet(keys.response(id), 'owner'))),
+    );
+    const lost = owned.filter((id, index) => owners[index] && owners[index] !== instanceId);
+    if (lost.length > 0) this.options.logger.warn({ runs: lost }, "this instance's lease lapsed and another instance took over runs of it");
+    for (const id of lost) if (this.#owned.has(id)) this.#takenOver.next(id);
   }
 
   acquire(id: string): Promise<void> {
@@ -130,6 +154,7 @@ export class RedisCoordinator implements Coordinator {
     this.#heartbeat = undefined;
     this.#stops.complete();
     this.#sweeps.complete();
+    this.#takenOver.complete();
     if (this.#subscriber.isOpen) this.#subscriber.destroy();
   }
 }

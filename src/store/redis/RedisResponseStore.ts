@@ -4,7 +4,7 @@ import { ConversationTooLargeError } from '../../errors/ConversationTooLargeErro
 import { UnavailableResponseError, type Tombstone } from '../../errors/UnavailableResponseError.js';
 import type { ResponseRecord, ResponseStore, StoredResponse } from '../ResponseStore.js';
 import type { RetentionPolicy } from '../retentionPolicy.js';
-import { claimOrphans } from './claimOrphans.js';
+import { claimOrphans, ownedBy } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
@@ -30,12 +30,14 @@ return redis.call('HGET', KEYS[1], 'created')`;
 
 const SAVE = `
 if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[2]) == 1 then return false end
+${ownedBy(9)}
 redis.call('HSET', KEYS[1], 'body', ARGV[4], 'status', ARGV[5], 'turn', ARGV[6], 'previous', ARGV[7], 'bytes', ARGV[8], 'owner', ARGV[9])
 redis.call('HSETNX', KEYS[1], 'created', ARGV[10])
 ${EXPIRY}`;
 
 const REPLACE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+${ownedBy(6)}
 redis.call('HSET', KEYS[1], 'body', ARGV[4], 'status', ARGV[5])
 ${EXPIRY}`;
 
@@ -49,6 +51,8 @@ return 1`;
  * Stored responses in Redis: a hash per response (`body`, `status`, `turn`, `previous`, `bytes`:
  * its chain's turn bytes, `owner`, `created`), a `tombstone` key beside it, and the indexes
  * retention and recovery read. Chains are walked link by link, from whichever instance stored them.
+ * A save by an instance whose response another one claimed (its lease had lapsed) is dropped: the
+ * claimant's `failed` stands.
  */
 export class RedisResponseStore implements ResponseStore {
   constructor(
@@ -123,7 +127,7 @@ export class RedisResponseStore implements ResponseStore {
     return redisCall('save a response', async () => {
       const created = await this.redis.eval(REPLACE, {
         keys: this.#itemKeys(response.id),
-        arguments: [...this.#expiryArgs(response.status), JSON.stringify(response), response.status],
+        arguments: [...this.#expiryArgs(response.status), JSON.stringify(response), response.status, this.instanceId],
       });
       await this.#indexed(response.id, response.status, created);
     });
@@ -132,7 +136,7 @@ export class RedisResponseStore implements ResponseStore {
   /** The unfinished responses whose instance died (its lease expired): each is handed to one caller only. */
   unfinished<R extends ResponseRecord>(): Promise<R[]> {
     return redisCall('read unfinished responses', async () => {
-      const ids = await claimOrphans(this.redis, this.keys, 'responses');
+      const ids = await claimOrphans(this.redis, this.keys, 'responses', this.instanceId);
       const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.response(id), 'body')));
       return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
     });

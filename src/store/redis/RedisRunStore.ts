@@ -1,16 +1,23 @@
 import type { RetentionPolicy } from '../retentionPolicy.js';
 import type { RunRecord, RunStore } from '../RunStore.js';
-import { claimOrphans } from './claimOrphans.js';
+import { claimOrphans, ownedBy } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
 
 const UNFINISHED = new Set(['queued', 'running']);
 
+const SAVE = `${ownedBy(1)}
+redis.call('HSET', KEYS[1], 'body', ARGV[2], 'status', ARGV[3], 'owner', ARGV[1])
+redis.call('HSETNX', KEYS[1], 'created', ARGV[4])
+return redis.call('HGET', KEYS[1], 'created')`;
+
 /**
  * Runs in Redis, one hash per run (`body`, `status`, `owner`: the instance that saved it,
  * `created`). A finished run and its event log expire after the retention's age; the `unfinished`
- * set lists the others, and the `settled` index lets retention trim by count.
+ * set lists the others, and the `settled` index lets retention trim by count. A save by an
+ * instance whose run another one claimed (its lease had lapsed) is dropped: the claimant's
+ * `failed` stands.
  */
 export class RedisRunStore implements RunStore {
   constructor(
@@ -24,12 +31,12 @@ export class RedisRunStore implements RunStore {
     return redisCall('save a run', async () => {
       const { redis, keys, retention } = this;
       const key = keys.run(run.id);
-      const [, , created] = await redis
-        .multi()
-        .hSet(key, { body: JSON.stringify(run), status: run.status, owner: this.instanceId })
-        .hSetNX(key, 'created', String(Date.now()))
-        .hGet(key, 'created')
-        .exec();
+      const created = await redis.eval(SAVE, {
+        keys: [key],
+        arguments: [this.instanceId, JSON.stringify(run), run.status, String(Date.now())],
+      });
+      // Another instance claimed the run (this one's lease had lapsed): its `failed` stands.
+      if (created === null) return;
       if (UNFINISHED.has(run.status)) {
         await redis.multi().persist(key).sAdd(keys.unfinished('runs'), run.id).execAsPipeline();
         return;
@@ -53,7 +60,7 @@ export class RedisRunStore implements RunStore {
   /** The unfinished runs whose instance died (its lease expired): each is handed to one caller only, on whichever instance asks first. */
   unfinished<R extends RunRecord>(): Promise<R[]> {
     return redisCall('read unfinished runs', async () => {
-      const ids = await claimOrphans(this.redis, this.keys, 'runs');
+      const ids = await claimOrphans(this.redis, this.keys, 'runs', this.instanceId);
       const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body')));
       return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
     });
