@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { heapAfterGc } from './support/heapAfterGc.js';
 import { keysUnder } from './support/redisTest.js';
 import { useInstances, type Instance } from './support/redisInstances.js';
 import { answer, frames, type UpstreamScript } from './support/scriptedUpstream.js';
@@ -85,27 +86,44 @@ describe('followers of runs on several instances', () => {
     expect(freshEvents.map((event) => event.data).join()).not.toContain('old');
   });
 
-  it('leaks nothing: after 300 runs followed and abandoned, keys are what retention keeps and no stream is watched', async () => {
+  it('leaks nothing: after 2,000 runs followed and abandoned, keys are what retention keeps, connections and heap as before', async () => {
     const { instances, prefix } = await start([answer('a', 'b', 'c')], 2, { maxConcurrentRuns: 100 }, { maxItems: 20, maxAgeMs: 60_000 });
     const [a, b] = instances as [Instance, Instance];
-    for (let batch = 0; batch < 30; batch++) {
-      await Promise.all(
-        Array.from({ length: 10 }, async (_, index) => {
-          const [owner, follower] = index % 2 === 0 ? [a, b] : [b, a];
-          const id = await createRun(owner.url);
-          await readEvents(follower, id, undefined, 1);
-        }),
-      );
-    }
-    // Let the last runs end and their followers' subscriptions go.
-    await delay(500);
+    const connectionsOf = async (instance: Instance) =>
+      ((await a.store.redis.clientList()) as { name: string }[]).filter((client) => client.name === `rxgate:${instance.store.instanceId}`)
+        .length;
+    const followAndAbandon = async (runs: number) => {
+      for (let done = 0; done < runs; done += 20) {
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, index) => {
+            const [owner, follower] = index % 2 === 0 ? [a, b] : [b, a];
+            const id = await createRun(owner.url);
+            await readEvents(follower, id, undefined, 1);
+          }),
+        );
+      }
+      // Let the last runs end and their followers' subscriptions go.
+      await delay(500);
+    };
+    const connections = [await connectionsOf(a), await connectionsOf(b)];
+    await followAndAbandon(500);
+    const warmHeap = heapAfterGc();
+    await followAndAbandon(1_500);
+    const heapGrowth = heapAfterGc() - warmHeap;
+
     expect(a.store.watchedStreams + b.store.watchedStreams).toBe(0);
+    expect([await connectionsOf(a), await connectionsOf(b)]).toEqual(connections);
     const keys = await keysUnder(prefix);
     const runKeys = keys.filter((key) => key.endsWith(':run'));
     const streams = keys.filter((key) => key.endsWith(':events'));
-    console.info(`after 300 runs: ${keys.length} keys (${runKeys.length} runs, ${streams.length} event logs)`);
+    console.info(
+      `after 2,000 runs: ${keys.length} keys (${runKeys.length} runs, ${streams.length} event logs), ` +
+        `${connections.join(' + ')} connections, heap ${(heapGrowth / 2 ** 20).toFixed(2)} MiB over the last 1,500 runs`,
+    );
     expect(runKeys.length).toBeLessThanOrEqual(20 + 2);
     expect(streams.length).toBeLessThanOrEqual(20 + 2);
     expect(keys.length).toBeLessThanOrEqual(2 * 22 + 6);
-  }, 60_000);
+    // Flat: what 1,500 more runs leave is far below what keeping anything of each would (a run's events and objects are kilobytes).
+    expect(heapGrowth).toBeLessThan(4 * 2 ** 20);
+  }, 240_000);
 });

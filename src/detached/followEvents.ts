@@ -1,14 +1,21 @@
 import { Observable } from 'rxjs';
 import type { EventLog, LoggedEvent } from '../store/EventLog.js';
 
-/** The `ended` of a run in flight on another instance: the follower stops at its log's terminal event, whenever that comes. */
-export const UNTIL_TERMINAL: Promise<void> = new Promise(() => undefined);
+/**
+ * The `ended` of a run in flight on another instance: the follower stops at its log's terminal
+ * event, whenever that comes. A mark, not a promise that never settles: every follower would leave
+ * a reaction on that one for ever, and with it its closure and its response.
+ */
+export const UNTIL_TERMINAL = Symbol('until the terminal event');
+
+/** How a follower learns that the run it follows is over; see `FollowOptions.ended`. */
+export type RunEnd = Promise<void> | typeof UNTIL_TERMINAL | undefined;
 
 export interface FollowOptions {
   /** Whether an event ends its log (`run.completed`, `response.failed`, ...): the follower is done. */
   readonly isTerminal: (event: LoggedEvent) => boolean;
   /** Resolves once the run has ended and its log is complete; `UNTIL_TERMINAL` when it runs elsewhere; undefined when it is not in flight. */
-  readonly ended?: Promise<void>;
+  readonly ended?: RunEnd;
   /** Resolves when the subscriber may take another page (its client has drained what it was sent). */
   readonly ready: () => Promise<void>;
   /** Events read from the log at once. Default 256. */
@@ -38,10 +45,11 @@ export function followEvents(log: EventLog, id: string, after: number, options: 
     };
     const hints = log.appended$(id).subscribe(rouse);
     let runOver = ended === undefined;
-    void ended?.then(() => {
-      runOver = true;
-      rouse();
-    });
+    if (ended instanceof Promise)
+      void ended.then(() => {
+        runOver = true;
+        rouse();
+      });
     const follow = async (): Promise<void> => {
       for (;;) {
         heard = false;

@@ -9,7 +9,7 @@ import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import { drained } from '../sse/drained.js';
 import type { LoggedEvent } from '../store/EventLog.js';
 import type { DetachedContext } from './detachedContext.js';
-import { followEvents } from './followEvents.js';
+import { followEvents, type RunEnd } from './followEvents.js';
 import { loggedEventFrame } from './loggedEvent.js';
 
 /** Which log a subscriber follows, from where, and how its API tells that the log has ended. */
@@ -19,7 +19,7 @@ export interface FollowedLog {
   readonly after: number;
   readonly isTerminal: (event: LoggedEvent) => boolean;
   /** See `FollowOptions.ended`: the run's own `ended` here, `UNTIL_TERMINAL` elsewhere, undefined when it is not in flight. */
-  readonly ended?: Promise<void>;
+  readonly ended?: RunEnd;
 }
 
 const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = {

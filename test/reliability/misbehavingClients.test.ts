@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../../src/config.js';
@@ -12,12 +10,10 @@ import {
   type UpstreamStep,
 } from '../support/scriptedUpstream.js';
 import { collect, openSocket } from './support/rawHttp.js';
+import { heapAfterGc } from '../support/heapAfterGc.js';
 
 // Clients that do not play along: one that never reads, one that half-closes, and hundreds that
 // leave in the same millisecond. Each must cost bounded memory and stop its upstream.
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 let upstream: ScriptedUpstream | undefined;
 let running: RunningServer | undefined;
@@ -42,12 +38,6 @@ const rawPost = `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nConten
 async function runsLeft(server: RunningServer): Promise<number> {
   await server.activeRuns.settled();
   return server.activeRuns.size;
-}
-
-function heapAfterGc(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
 }
 
 describe('a client that never reads', () => {

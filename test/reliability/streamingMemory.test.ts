@@ -1,23 +1,13 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import { createScriptedUpstream, endlessAnswer, type ScriptedUpstream } from '../support/scriptedUpstream.js';
 import { startApp, type TestApp } from '../support/startApp.js';
+import { heapAfterGc } from '../support/heapAfterGc.js';
 
 // A streaming chat completion holds no copy of what it sent. The one text it keeps is the LLM
 // agent's current turn, which goes back to the model if the turn calls tools: kept flat, about a
 // byte per character, where `+=` kept a rope node per delta (16 bytes a character for 2-character
 // deltas). Measured, not timed.
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-const heapAfterGc = () => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
 
 let upstream: ScriptedUpstream | undefined;
 let app: TestApp | undefined;

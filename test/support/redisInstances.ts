@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterEach } from 'vitest';
 import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import type { AppConfig } from '../../src/http/createApp.js';
@@ -7,7 +8,6 @@ import { RedisStore } from '../../src/store/redis/RedisStore.js';
 import { REDIS_URL, removeKeysUnder, testPrefix } from './redisTest.js';
 import { createScriptedUpstream, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
-import { watchedLogger } from './watchedLogger.js';
 
 export interface Instance extends TestApp {
   readonly store: RedisStore;
@@ -39,7 +39,8 @@ export function useInstances() {
       prefix = testPrefix();
       const started: Instance[] = [];
       for (let index = 0; index < count; index++) {
-        const { logger } = watchedLogger();
+        // Every level serialised, none kept: the leak check measures the instances, not their logs.
+        const logger = pino({ level: 'trace' }, { write: () => undefined });
         const store = await RedisStore.open({ url: REDIS_URL, prefix, logger, retention });
         const coordinator = await RedisCoordinator.start(store, {
           leaseMs: TEST_LEASE_MS,

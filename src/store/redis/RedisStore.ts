@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../../logger.js';
 import { retentionPolicy, type RetentionPolicy } from '../retentionPolicy.js';
 import type { Store } from '../Store.js';
 import { createRedisClient, type RedisClient } from './connectRedis.js';
+import { onePassAtATime } from './onePassAtATime.js';
 import { redisCall } from './redisCall.js';
 import { RedisEventLog } from './RedisEventLog.js';
 import { RedisKeys } from './redisKeys.js';
@@ -27,20 +28,21 @@ export interface RedisStoreOptions {
 /**
  * rxgate's store for several instances: stored responses, runs and their event logs (Redis
  * Streams) in one Redis, so that any instance can answer for any of them. `instanceId` names this
- * instance as the owner of what it saves; `RedisCoordinator` keeps its lease.
+ * instance as the owner of what it saves (`RedisCoordinator` keeps its lease) and its connections
+ * in `CLIENT LIST` (`rxgate:<instanceId>`).
  */
 export class RedisStore implements Store {
   readonly responses: RedisResponseStore;
   readonly runs: RedisRunStore;
   readonly events: RedisEventLog;
   readonly keys: RedisKeys;
-  readonly instanceId = randomUUID();
   readonly #watcher: StreamWatcher;
   readonly #retention: RetentionPolicy;
   #closed = false;
 
   private constructor(
     readonly redis: RedisClient,
+    readonly instanceId: string,
     { prefix = DEFAULTS.redisPrefix, retention = retentionPolicy(DEFAULTS), blockingConnections = 2 }: RedisStoreOptions,
   ) {
     this.keys = new RedisKeys(prefix);
@@ -53,8 +55,9 @@ export class RedisStore implements Store {
 
   /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */
   static async open(options: RedisStoreOptions & { readonly connectTimeoutMs?: number }): Promise<RedisStore> {
-    const redis = createRedisClient(options.url, options.logger ?? silentLogger);
-    const store = new RedisStore(redis, options);
+    const instanceId = randomUUID();
+    const redis = createRedisClient(options.url, options.logger ?? silentLogger, `rxgate:${instanceId}`);
+    const store = new RedisStore(redis, instanceId, options);
     const waitMs = options.connectTimeoutMs ?? 5_000;
     const connecting = (async () => {
       await redis.connect();
@@ -83,8 +86,9 @@ export class RedisStore implements Store {
     return this.#watcher.watched;
   }
 
-  enforceRetention(): Promise<number> {
-    return redisCall('evict old items', async () => {
+  /** Evicts what retention no longer keeps. Runs after every settled run or response: one pass at a time, however many end at once. */
+  readonly enforceRetention = onePassAtATime(() =>
+    redisCall('evict old items', async () => {
       const { redis, keys } = this;
       const { maxItems, maxAgeMs } = this.#retention;
       const now = Date.now();
@@ -93,25 +97,25 @@ export class RedisStore implements Store {
         const surplus = await redis.zRange(keys.settled(kind), 0, -(maxItems + 1));
         return [...new Set([...old, ...surplus])];
       };
-      let evicted = 0;
-      for (const id of await expired('responses')) {
-        await this.responses.bury(id, 'evicted');
-        evicted++;
-      }
+      const responses = await expired('responses');
+      await Promise.all(responses.map((id) => this.responses.bury(id, 'evicted')));
       const runs = await expired('runs');
-      for (const id of runs) await redis.del([keys.run(id), keys.events(id)]);
-      if (runs.length > 0) await redis.zRem(keys.settled('runs'), runs);
-      evicted += runs.length;
+      if (runs.length > 0) {
+        const removal = redis.multi();
+        for (const id of runs) removal.del([keys.run(id), keys.events(id)]);
+        await removal.zRem(keys.settled('runs'), runs).execAsPipeline();
+      }
       // Tombstones are small but not free: ten times as many as responses, the oldest go first.
       await redis.zRemRangeByScore(keys.tombstones(), '-inf', now - maxAgeMs * TOMBSTONE_AGES);
       const buried = await redis.zRange(keys.tombstones(), 0, -(maxItems * TOMBSTONE_AGES + 1));
       if (buried.length > 0) {
-        for (const id of buried) await redis.del(keys.tombstone(id));
-        await redis.zRem(keys.tombstones(), buried);
+        const removal = redis.multi();
+        for (const id of buried) removal.del(keys.tombstone(id));
+        await removal.zRem(keys.tombstones(), buried).execAsPipeline();
       }
-      return evicted + buried.length;
-    });
-  }
+      return responses.length + runs.length + buried.length;
+    }),
+  );
 
   async checkWritable(): Promise<string | undefined> {
     if (!this.redis.isReady) return 'Redis is not reachable; reconnecting';
