@@ -29,6 +29,7 @@ describe('RXGATE_MCP_CONFIG files', () => {
         headers: { Authorization: 'Bearer x' },
         timeoutMs: 5000,
         tools: ['search'],
+        requireApproval: ['search'],
       },
       off: { command: 'off-server', enabled: false },
       clineOff: { command: 'off-server', disabled: true },
@@ -43,6 +44,7 @@ describe('RXGATE_MCP_CONFIG files', () => {
         env: { DEBUG: '1' },
         cwd: '/tmp',
         timeoutMs: 60_000,
+        requireApproval: false,
         enabled: true,
       },
       {
@@ -52,10 +54,11 @@ describe('RXGATE_MCP_CONFIG files', () => {
         headers: { Authorization: 'Bearer x' },
         timeoutMs: 5000,
         tools: ['search'],
+        requireApproval: ['search'],
         enabled: true,
       },
-      { name: 'off', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, enabled: false },
-      { name: 'clineOff', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, enabled: false },
+      { name: 'off', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, requireApproval: false, enabled: false },
+      { name: 'clineOff', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, requireApproval: false, enabled: false },
     ]);
   });
 
