@@ -57,8 +57,26 @@ describe('RXGATE_MCP_CONFIG files', () => {
         requireApproval: ['search'],
         enabled: true,
       },
-      { name: 'off', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, requireApproval: false, enabled: false },
-      { name: 'clineOff', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, requireApproval: false, enabled: false },
+      {
+        name: 'off',
+        transport: 'stdio',
+        command: 'off-server',
+        args: [],
+        env: {},
+        timeoutMs: 60_000,
+        requireApproval: false,
+        enabled: false,
+      },
+      {
+        name: 'clineOff',
+        transport: 'stdio',
+        command: 'off-server',
+        args: [],
+        env: {},
+        timeoutMs: 60_000,
+        requireApproval: false,
+        enabled: false,
+      },
     ]);
   });
 

@@ -82,13 +82,15 @@ export function createOfflineAgent(options: OfflineAgentOptions = {}): Agent {
           if (forced !== undefined) return { events: callClientTool(forced, lastUserText(request.messages)) };
           const gate: ToolGate = { needsApproval: requireApproval, approvals: request.approvals, approvedAlways: new Set(), scheduler };
           // A run nobody can approve in is not offered the tools that need approval.
-          const offered = new Set(tools.filter((tool) => request.approvals !== undefined || !requireApproval(tool)).map((tool) => tool.name));
+          const offered = new Set(
+            tools.filter((tool) => request.approvals !== undefined || !requireApproval(tool)).map((tool) => tool.name),
+          );
           const steers = queueSteers(request.steers$);
           // The offline agent's "model call" is an answer: steers are taken before one starts, and answered instead of it.
-          const steeredOr = (next: () => Observable<AgentEvent>): Observable<AgentEvent> =>
+          const steeredOr$ = (next$: () => Observable<AgentEvent>): Observable<AgentEvent> =>
             defer(() => {
               const taken = steers.take();
-              if (taken.length === 0) return next();
+              if (taken.length === 0) return next$();
               return concat(
                 taken.map((input): AgentEvent => ({ type: 'steered', input })),
                 answer$(taken.at(-1)!),
@@ -107,14 +109,14 @@ export function createOfflineAgent(options: OfflineAgentOptions = {}): Agent {
                   if (event.type === 'tool_end') outcome = event;
                 }),
               ),
-              steeredOr(() => {
+              steeredOr$(() => {
                 const answer = plan.answer(outcome);
                 const inputTokens = countWords(question);
                 const outputTokens = countWords(answer);
                 return concat(
                   paceWords(answer, delayMs * (plan.pace ?? 1), scheduler),
                   of<AgentEvent>({ type: 'usage', usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } }),
-                  steeredOr(() => of<AgentEvent>({ type: 'finish', reason: 'stop' })),
+                  steeredOr$(() => of<AgentEvent>({ type: 'finish', reason: 'stop' })),
                 );
               }),
             );

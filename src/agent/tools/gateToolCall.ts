@@ -84,7 +84,7 @@ function refusal(call: ToolCallRequest, answer: ApprovalAnswer): AgentEventOf<'t
 export function gateToolCall(tool: Tool | undefined, call: ToolCallRequest, signal: AbortSignal, gate: ToolGate): Observable<AgentEvent> {
   const { approvals, scheduler } = gate;
   if (!waitsForApproval(tool, gate) || approvals === undefined) return runToolCall(tool, call, signal);
-  const decide = (answer: ApprovalAnswer): Observable<AgentEvent> => {
+  const decide$ = (answer: ApprovalAnswer): Observable<AgentEvent> => {
     const { approvalId, choice, reason, by, requestId } = answer;
     const resolved: AgentEventOf<'approval_resolved'> = {
       type: 'approval_resolved',
@@ -103,7 +103,7 @@ export function gateToolCall(tool: Tool | undefined, call: ToolCallRequest, sign
   if (approvals.mode === 'end') {
     const answer = approvals.decided.get(call.callId);
     // Unanswered, the call does not run: the run ends with its request (`pendingApprovals`).
-    return answer ? decide(answer) : of(approvalRequired(tool, call, endModeApprovalId(call.callId)));
+    return answer ? decide$(answer) : of(approvalRequired(tool, call, endModeApprovalId(call.callId)));
   }
   const { answers$, timeoutMs } = approvals;
   return defer(() => {
@@ -118,6 +118,6 @@ export function gateToolCall(tool: Tool | undefined, call: ToolCallRequest, sign
       answers$.pipe(first((answer) => answer.approvalId === approvalId)),
       timer(timeoutMs, scheduler).pipe(map(() => timedOut)),
     );
-    return concat(of(approvalRequired(tool, call, approvalId, scheduler.now() + timeoutMs)), answer$.pipe(switchMap(decide)));
+    return concat(of(approvalRequired(tool, call, approvalId, scheduler.now() + timeoutMs)), answer$.pipe(switchMap(decide$)));
   });
 }

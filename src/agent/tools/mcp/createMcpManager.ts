@@ -18,7 +18,6 @@ export interface McpManagerOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
 }
 
-
 /** Whether a server's `requireApproval` covers its tool `name`. */
 function requiresApproval(setting: boolean | readonly string[], name: string): boolean {
   return typeof setting === 'boolean' ? setting : setting.includes(name);
