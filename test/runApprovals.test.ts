@@ -240,3 +240,13 @@ describe('steering a run', () => {
     expect(unknown.status).toBe(404);
   });
 });
+
+describe('Chat Completions', () => {
+  it('does not offer the model a tool that needs approval: nobody could answer it there', async () => {
+    const url = await start([answer('ok')]);
+    const response = await post(`${url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'note milk' }] });
+    expect(response.status).toBe(200);
+    const { body } = await upstream!.request(0);
+    expect((body.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual(['calculator']);
+  });
+});
