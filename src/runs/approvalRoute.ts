@@ -31,9 +31,9 @@ function alreadyResolved(approvalId: string, resolved?: ApprovalResolvedEvent): 
 
 /** The answer of a resolved approval: the fields of its `approval.resolved` event, as a `run.approval` object. */
 const resolution = (runId: string, resolved: ApprovalResolvedEvent) => ({
-  ...Object.fromEntries(Object.entries(resolved).filter(([key]) => key !== 'type')),
   object: 'run.approval',
   run_id: runId,
+  ...Object.fromEntries(Object.entries(resolved).filter(([key]) => key !== 'type')),
 });
 
 const parsed = (event: LoggedEvent) => JSON.parse(event.data) as { approval_id?: string };
