@@ -120,6 +120,16 @@ describe('the Responses API with a tool that needs approval (the official SDK)',
     expect(await wrong.json()).toMatchObject({ error: { code: 'invalid_value', param: 'input[0].approval_request_id' } });
   });
 
+  it('ends a background response the same way, its requests in the stored response', async () => {
+    const { client } = await start([noteCall('call_1')]);
+    const queued = await client.responses.create({ model: 'rxgate-agent', input: 'note milk', background: true });
+    const stream = await client.responses.retrieve(queued.id, { stream: true });
+    for await (const event of stream) if (event.type === 'response.completed') break;
+
+    const stored = await client.responses.retrieve(queued.id);
+    expect(stored).toMatchObject({ status: 'completed', output: [{ type: 'mcp_approval_request', id: 'mcpr_call_1', name: 'note' }] });
+  });
+
   it('works with the offline agent: its note call waits, and runs once approved', async () => {
     const { client } = await open(createOfflineAgent({ tools: BUILTIN_TOOLS, delayMs: 0, requireApproval: approvalPolicy(['note']) }));
     const first = await client.responses.create({ model: 'rxgate-agent', input: 'Please note: buy milk' });

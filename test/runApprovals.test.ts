@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { InterruptReason } from '../src/agent/interruptReason.js';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { approvalPolicy } from '../src/agent/tools/approvalPolicy.js';
 import { calculatorTool } from '../src/agent/tools/calculatorTool.js';
@@ -200,6 +201,25 @@ describe('a run whose tool call needs approval', () => {
     const late = await post(`${url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'once' });
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ error: { code: 'run_not_running' } });
+  });
+});
+
+describe('a run waiting for approval at shutdown', () => {
+  it('ends failed with "Server shutting down"; the call never starts', async () => {
+    const url = await start([noteCall('call_1'), answer('never')]);
+    const runId = await createRun(url);
+    const events = await followRun(url, runId);
+    await events.until('approval.required');
+
+    await app!.activeRuns.stopAll(InterruptReason.shuttingDown);
+
+    expect((await events.rest()).map((event) => event.event)).toEqual(['approval.required', 'run.failed']);
+    expect(await (await fetch(`${url}/v1/runs/${runId}`)).json()).toMatchObject({
+      status: 'failed',
+      pending_approvals: [],
+      error: { message: 'rxgate: Server shutting down', code: 'interrupted' },
+    });
+    expect(upstream!.requests).toHaveLength(1);
   });
 });
 
