@@ -138,6 +138,9 @@ describe('RXGATE_MCP_CONFIG files', () => {
     expect(() => loadMcpConfig(scratch.path('missing.json'))).toThrow(/RXGATE_MCP_CONFIG=.*missing\.json: cannot read it \(ENOENT\)/);
     expect(() => loadMcpConfig(notJson)).toThrow(/RXGATE_MCP_CONFIG=.*broken\.json: not valid JSON/);
     expect(() => load({}).load()).not.toThrow();
+    expect(load({ x: { command: 'x', requireApproval: 'yes' } }).load).toThrow(
+      /mcpServers\.x\.requireApproval: must be true, false or a list of tool names/,
+    );
     const servers = scratch.path('servers.json');
     writeFileSync(servers, '{"servers": {}}');
     expect(() => loadMcpConfig(servers)).toThrow(/servers\.json: mcpServers: Invalid input: expected record, received undefined/);
