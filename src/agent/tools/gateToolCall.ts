@@ -15,12 +15,12 @@ export interface ToolGate {
 }
 
 /** Whether this call waits for a person: its tool needs approval and nobody said `always` for it in this run. */
-export function waitsForApproval(tool: Tool | undefined, gate: ToolGate): tool is Tool {
+function waitsForApproval(tool: Tool | undefined, gate: ToolGate): tool is Tool {
   return tool !== undefined && gate.needsApproval(tool) && !gate.approvedAlways.has(tool.name);
 }
 
 /** The `approval_required` event of a call. */
-export function approvalRequired(
+function approvalRequired(
   tool: Tool,
   call: ToolCallRequest,
   approvalId: string,
@@ -38,7 +38,7 @@ export function approvalRequired(
 }
 
 /** The approval id of a call in `end` mode: the id of its `mcp_approval_request` item, from which the answer finds the call again. */
-export function endModeApprovalId(callId: string): string {
+function endModeApprovalId(callId: string): string {
   return `mcpr_${callId}`;
 }
 
