@@ -21,6 +21,7 @@ export class RunInputs {
   readonly #steers = new Subject<string>();
   readonly #pending = new Map<string, AgentEventOf<'approval_required'>>();
   readonly #resolved = new Map<string, AgentEventOf<'approval_resolved'>>();
+  #closed = false;
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -56,9 +57,11 @@ export class RunInputs {
     return resolved ? { resolved } : { refused: 'unknown' };
   }
 
-  /** Queues a user message for the run's next model call. */
-  steer(input: string): void {
+  /** Queues a user message for the run's next model call; false once the run is over. */
+  steer(input: string): boolean {
+    if (this.#closed) return false;
     this.#steers.next(input);
+    return true;
   }
 
   /** An input another instance sent through the coordinator; one that no longer applies is dropped. */
@@ -69,6 +72,7 @@ export class RunInputs {
 
   /** Ends both streams: the run is over. */
   close(): void {
+    this.#closed = true;
     this.#answers.complete();
     this.#steers.complete();
   }

@@ -15,9 +15,9 @@ export const steerRoute =
   async (req, res) => {
     const input = parseSteerRequest(req.body);
     const id = idOf(req.params);
-    const inputs = context.detached.get<RunObject>(id, 'run')?.inputs;
-    if (inputs) inputs.steer(input);
-    else {
+    // A run that is ending here takes no more steers: it is answered as the finished run it is about to be.
+    const taken = context.detached.get<RunObject>(id, 'run')?.inputs?.steer(input) ?? false;
+    if (!taken) {
       const run = await currentRun(context, id);
       if (!isUnfinished(run)) throw runNotRunning(run, 'it can no longer be steered');
       await context.detached.coordinator.sendInput(id, { type: 'steer', input });
