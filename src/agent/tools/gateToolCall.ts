@@ -20,12 +20,7 @@ function waitsForApproval(tool: Tool | undefined, gate: ToolGate): tool is Tool 
 }
 
 /** The `approval_required` event of a call. */
-function approvalRequired(
-  tool: Tool,
-  call: ToolCallRequest,
-  approvalId: string,
-  expiresAt?: number,
-): AgentEventOf<'approval_required'> {
+function approvalRequired(tool: Tool, call: ToolCallRequest, approvalId: string, expiresAt?: number): AgentEventOf<'approval_required'> {
   return {
     type: 'approval_required',
     approvalId,
