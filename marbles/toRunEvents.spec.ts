@@ -12,6 +12,9 @@ const EVENTS: Record<string, AgentEvent> = {
   u: { type: 'usage', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } },
   p: { type: 'tool_progress', callId: 'c1', name: 'files__copy', progress: 2, total: 4, message: 'half way' },
   q: { type: 'tool_progress', callId: 'c1', name: 'files__copy', progress: 3 },
+  a: { type: 'approval_required', approvalId: 'apr_1', callId: 'c2', name: 'note', arguments: '{"text":"milk"}', expiresAt: 600_000 },
+  d: { type: 'approval_resolved', approvalId: 'apr_1', callId: 'c2', name: 'note', choice: 'deny', reason: 'no', by: 'api', requestId: 'req-1', at: 5_999 },
+  z: { type: 'steered', input: 'use ink' },
 };
 
 describe('toRunEvents', () => {
@@ -45,6 +48,18 @@ describe('toRunEvents', () => {
     m.expect<unknown>(source$.pipe(toRunEvents())).toBeObservable(expected, {
       D: { type: 'message.delta', delta: 'hi' },
       F: { type: 'run.failed', error: { message: 'rxgate: the tool broke', type: 'server_error', code: 'tool_failed' } },
+    });
+  }));
+
+  it('emits approval.required and approval.resolved (times in Unix seconds) and run.steered', marbles((m) => {
+    const source$ =  m.cold('-a-d-z|', EVENTS);
+    const expected =        '-A-D-Z(R|)';
+
+    m.expect<unknown>(source$.pipe(toRunEvents())).toBeObservable(expected, {
+      A: { type: 'approval.required', approval_id: 'apr_1', call_id: 'c2', tool: 'note', arguments: '{"text":"milk"}', expires_at: 600 },
+      D: { type: 'approval.resolved', approval_id: 'apr_1', call_id: 'c2', tool: 'note', choice: 'deny', reason: 'no', resolved_by: 'api', request_id: 'req-1', resolved_at: 5 },
+      Z: { type: 'run.steered', input: 'use ink' },
+      R: { type: 'run.completed', output: '', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } },
     });
   }));
 });

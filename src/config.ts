@@ -47,6 +47,8 @@ export const SETTINGS = {
   upstreamMaxFrameBytes: { env: 'RXGATE_UPSTREAM_MAX_FRAME_BYTES', default: '1048576', schema: positiveBytes, doc: 'Most bytes the upstream may send without ending an SSE event; past it the call fails with `upstream_malformed_frame`.' },
   tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
   mcpConfig: { env: 'RXGATE_MCP_CONFIG', default: undefined, schema: optionalText, doc: 'Path of a JSON file of MCP servers whose tools the LLM agent may call, besides the built-in ones (see "MCP tools").' },
+  requireApproval: { env: 'RXGATE_REQUIRE_APPROVAL', default: '', schema: list, doc: 'Comma-separated tool names or globs (`fs__write_*,shell__*`) whose calls wait for a person\'s approval (see "People in the loop").' },
+  approvalTimeoutMs: { env: 'RXGATE_APPROVAL_TIMEOUT_MS', default: '600000', schema: positiveMs, doc: 'How long a call waits for approval in a run before it is denied as timed out.' },
   maxToolIterations: { env: 'RXGATE_MAX_TOOL_ITERATIONS', default: '10', schema: positiveInt, doc: 'Model calls one run may make before it finishes with `length`.' },
   modelId: { env: 'RXGATE_MODEL_ID', default: 'rxgate-agent', schema: z.string().min(1), doc: 'Model id advertised by `GET /v1/models`.' },
   keepaliveMs: { env: 'RXGATE_KEEPALIVE_MS', default: '10000', schema: positiveMs, doc: 'SSE comment interval while nothing else is written.' },

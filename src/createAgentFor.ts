@@ -1,6 +1,7 @@
 import type { Agent } from './agent/agent.js';
 import { createLlmAgent } from './agent/llm/createLlmAgent.js';
 import { createOfflineAgent } from './agent/offline/createOfflineAgent.js';
+import { approvalPolicy } from './agent/tools/approvalPolicy.js';
 import { selectTools } from './agent/tools/createToolRegistry.js';
 import type { Tool, ToolSource } from './agent/tools/tool.js';
 import type { Config } from './config.js';
@@ -35,7 +36,8 @@ function combinedTools(builtIn: readonly Tool[], extra: ToolSource): ToolSource 
  */
 export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics, extraTools?: ToolSource): Agent {
   const tools = toolsOf(config);
-  if (!config.upstreamUrl || !config.upstreamModel) return createOfflineAgent({ logger, tools });
+  const requireApproval = approvalPolicy(config.requireApproval);
+  if (!config.upstreamUrl || !config.upstreamModel) return createOfflineAgent({ logger, tools, requireApproval });
   return createLlmAgent({
     baseUrl: config.upstreamUrl,
     apiKey: config.upstreamApiKey,
@@ -45,6 +47,7 @@ export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics
     requestTimeoutMs: config.upstreamTimeoutMs,
     firstTokenTimeoutMs: config.upstreamFirstTokenTimeoutMs,
     maxFrameBytes: config.upstreamMaxFrameBytes,
+    requireApproval,
     logger,
     onUpstreamResponse: (status) => metrics?.upstreamRequests.inc({ status }),
   });

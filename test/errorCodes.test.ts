@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent } from '../src/agent/agent.js';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { createOfflineAgent } from '../src/agent/offline/createOfflineAgent.js';
+import { approvalPolicy } from '../src/agent/tools/approvalPolicy.js';
 import { BUILTIN_TOOLS } from '../src/agent/tools/createToolRegistry.js';
 import { loadConfig } from '../src/config.js';
 import { createAgentFor } from '../src/createAgentFor.js';
@@ -15,6 +16,7 @@ import { deadline } from '../src/operators/deadline.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import { exchange } from './reliability/support/rawHttp.js';
 import { failingStore } from './support/failingStore.js';
+import { followRun } from './support/followRun.js';
 import { ManualAgent } from './support/manualAgent.js';
 import { createScriptedUpstream, frames, unusedBaseUrl, type UpstreamScript } from './support/scriptedUpstream.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
@@ -175,6 +177,14 @@ async function refusedByNode(raw: string, waitMs?: number): Promise<Received> {
   return { status: Number(head.split(' ')[1]), code: error.code, type: error.type };
 }
 
+/** A run of the offline agent waiting for a person to approve its `note` call. */
+async function waitingForApproval() {
+  const { url } = await open(createOfflineAgent({ tools: BUILTIN_TOOLS, requireApproval: approvalPolicy(['note']) }));
+  const { run_id: runId } = (await (await post(`${url}/v1/runs`, { input: 'note milk' })).json()) as { run_id: string };
+  const { approval_id: approvalId } = await (await followRun(url, runId)).until<{ approval_id: string }>('approval.required');
+  return { url, runId, approvalId };
+}
+
 const TRIGGERS: Record<string, () => Promise<Received>> = {
   model_not_found: async () => envelope(await fetch(`${(await open()).url}/v1/models/no-such-model`)),
   unsupported_parameter: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { messages: USER, n: 2 })),
@@ -235,6 +245,15 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     // The events end once the run has: then it is finished.
     await (await fetch(`${url}/v1/runs/${run_id}/events`)).text();
     return envelope(await post(`${url}/v1/runs/${run_id}/stop`, ''));
+  },
+  approval_not_found: async () => {
+    const { url, runId } = await waitingForApproval();
+    return envelope(await post(`${url}/v1/runs/${runId}/approval`, { approval_id: 'apr_nope', choice: 'once' }));
+  },
+  approval_already_resolved: async () => {
+    const { url, runId, approvalId } = await waitingForApproval();
+    expect((await post(`${url}/v1/runs/${runId}/approval`, { approval_id: approvalId, choice: 'deny' })).status).toBe(200);
+    return envelope(await post(`${url}/v1/runs/${runId}/approval`, { approval_id: approvalId, choice: 'deny' }));
   },
   response_not_found: async () => envelope(await fetch(`${(await open()).url}/v1/responses/resp_nope`)),
   response_deleted: async () => {

@@ -29,6 +29,7 @@ describe('RXGATE_MCP_CONFIG files', () => {
         headers: { Authorization: 'Bearer x' },
         timeoutMs: 5000,
         tools: ['search'],
+        requireApproval: ['search'],
       },
       off: { command: 'off-server', enabled: false },
       clineOff: { command: 'off-server', disabled: true },
@@ -43,6 +44,7 @@ describe('RXGATE_MCP_CONFIG files', () => {
         env: { DEBUG: '1' },
         cwd: '/tmp',
         timeoutMs: 60_000,
+        requireApproval: false,
         enabled: true,
       },
       {
@@ -52,10 +54,29 @@ describe('RXGATE_MCP_CONFIG files', () => {
         headers: { Authorization: 'Bearer x' },
         timeoutMs: 5000,
         tools: ['search'],
+        requireApproval: ['search'],
         enabled: true,
       },
-      { name: 'off', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, enabled: false },
-      { name: 'clineOff', transport: 'stdio', command: 'off-server', args: [], env: {}, timeoutMs: 60_000, enabled: false },
+      {
+        name: 'off',
+        transport: 'stdio',
+        command: 'off-server',
+        args: [],
+        env: {},
+        timeoutMs: 60_000,
+        requireApproval: false,
+        enabled: false,
+      },
+      {
+        name: 'clineOff',
+        transport: 'stdio',
+        command: 'off-server',
+        args: [],
+        env: {},
+        timeoutMs: 60_000,
+        requireApproval: false,
+        enabled: false,
+      },
     ]);
   });
 
@@ -117,6 +138,9 @@ describe('RXGATE_MCP_CONFIG files', () => {
     expect(() => loadMcpConfig(scratch.path('missing.json'))).toThrow(/RXGATE_MCP_CONFIG=.*missing\.json: cannot read it \(ENOENT\)/);
     expect(() => loadMcpConfig(notJson)).toThrow(/RXGATE_MCP_CONFIG=.*broken\.json: not valid JSON/);
     expect(() => load({}).load()).not.toThrow();
+    expect(load({ x: { command: 'x', requireApproval: 'yes' } }).load).toThrow(
+      /mcpServers\.x\.requireApproval: must be true, false or a list of tool names/,
+    );
     const servers = scratch.path('servers.json');
     writeFileSync(servers, '{"servers": {}}');
     expect(() => loadMcpConfig(servers)).toThrow(/servers\.json: mcpServers: Invalid input: expected record, received undefined/);

@@ -381,4 +381,24 @@ describe('the MCP manager', () => {
     expect(mcp.tools()).not.toBe(before);
     expect(mcp.states()[0]).toMatchObject({ status: 'ready', tools: 8 });
   });
+
+  it("marks the tools of a server's requireApproval (a list of its MCP names, or true for all)", async () => {
+    const mcp = mount({
+      listed: fixtureStdioEntry(scratch.path('approval-listed.log'), { requireApproval: ['echo', 'dotted.name'] }),
+      all: fixtureStdioEntry(scratch.path('approval-all.log'), { requireApproval: true }),
+    });
+    await whenReady(mcp, 'listed', 'all');
+
+    const marked = mcp
+      .tools()
+      .filter((tool) => tool.requiresApproval)
+      .map((tool) => tool.name);
+    expect(marked.filter((name) => name.startsWith('listed__'))).toEqual(['listed__echo', 'listed__dotted_name']);
+    expect(marked.filter((name) => name.startsWith('all__'))).toEqual(
+      mcp
+        .tools()
+        .map((tool) => tool.name)
+        .filter((name) => name.startsWith('all__')),
+    );
+  });
 });

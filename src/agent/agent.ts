@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { AgentEvent } from './agentEvent.js';
+import type { Approvals } from './approval.js';
 import type { Cancellation } from './cancellation.js';
 
 export type ContentPart =
@@ -94,6 +95,13 @@ export interface AgentRequest {
   readonly parallelToolCalls?: boolean;
   /** The client's sampling and output options. */
   readonly options?: ModelOptions;
+  /** How calls of tools that need approval get it. Default: none, and such tools are not offered to the model. */
+  readonly approvals?: Approvals;
+  /**
+   * Messages a person adds while the run goes on (hot). Each is taken, as a user message, at the
+   * next model call: after the tool calls in flight have ended, never in the middle of a model's answer.
+   */
+  readonly steers$?: Observable<string>;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { ApprovalChoice, ApprovalResolver } from './approval.js';
+
 /** Why a run finished, in the vocabulary every protocol encoder maps from. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls';
 
@@ -58,6 +60,34 @@ export type AgentEvent =
       readonly result?: string;
       readonly error?: string;
       readonly durationMs: number;
+    }
+  | {
+      /** A call of a tool that needs a person's approval; it waits (or the run ends, see `Approvals`). */
+      readonly type: 'approval_required';
+      readonly approvalId: string;
+      readonly callId: string;
+      readonly name: string;
+      readonly arguments: string;
+      /** When a waiting call is denied for want of an answer (ms since the epoch, by the agent's scheduler); absent when the run ends instead. */
+      readonly expiresAt?: number;
+      readonly origin?: { readonly server: string; readonly tool: string };
+    }
+  | {
+      readonly type: 'approval_resolved';
+      readonly approvalId: string;
+      readonly callId: string;
+      readonly name: string;
+      readonly choice: ApprovalChoice;
+      readonly reason?: string;
+      readonly by: ApprovalResolver;
+      readonly requestId?: string;
+      /** ms since the epoch, by the agent's scheduler. */
+      readonly at: number;
+    }
+  | {
+      /** A person's message, added to the conversation just before this model call. */
+      readonly type: 'steered';
+      readonly input: string;
     }
   | { readonly type: 'usage'; readonly usage: Usage }
   | { readonly type: 'finish'; readonly reason: FinishReason };

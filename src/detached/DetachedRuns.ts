@@ -8,6 +8,7 @@ import { startLifecycle, type Lifecycle } from '../pipeline/lifecycle.js';
 import type { Coordinator } from '../store/Coordinator.js';
 import type { LoggedEvent } from '../store/EventLog.js';
 import type { Store } from '../store/Store.js';
+import type { RunInputs } from './RunInputs.js';
 
 /** What a detached run is: its API's own object, looked up by kind so that one API never sees the other's. */
 export type DetachedKind = 'run' | 'response';
@@ -33,6 +34,8 @@ export interface DetachedRunSpec<S> {
   onEnd(end: DetachedRunEnd): LoggedEvent[];
   /** Stores its API object as it ended, once its log is written. */
   saveFinal(): Promise<void>;
+  /** Where people's inputs to it go (approvals, steers), from this instance or through the coordinator. Default: it takes none. */
+  readonly inputs?: RunInputs;
 }
 
 /** A run that belongs to no connection: it goes on whether or not anybody listens. */
@@ -47,6 +50,8 @@ export interface DetachedRun<S = unknown> {
   readonly started: Promise<void>;
   /** Resolves once the run has ended, its last events are stored and its object saved (or the store failed to). */
   readonly ended: Promise<void>;
+  /** Where people's inputs to it go, if it takes any. */
+  readonly inputs?: RunInputs;
   snapshot(): S;
   /** Names the reason, unsubscribes the run (which interrupts the agent), and resolves once it ended. */
   stop(reason: InterruptReason): Promise<void>;
@@ -58,7 +63,7 @@ export interface DetachedRunsOptions {
   readonly metrics: Metrics;
   /** Told what the store failed to do; the run it belonged to has ended `failed` where it could. */
   readonly logger: Logger;
-  /** Holds the cap (`CapacityError`, a 429, past it) and brings stop requests from any instance. */
+  /** Holds the cap (`CapacityError`, a 429, past it) and brings stop requests and inputs from any instance. */
   readonly coordinator: Coordinator;
   /** What each run's lifecycle caps its answer at; see `startLifecycle`. Default: `RXGATE_MAX_OUTPUT_CHARS`'s. */
   readonly maxOutputChars?: number;
@@ -81,6 +86,7 @@ export class DetachedRuns {
   constructor(private readonly options: DetachedRunsOptions) {
     options.coordinator.stops$.subscribe((id) => void this.#runs.get(id)?.stop(InterruptReason.stopRequested));
     options.coordinator.takenOver$.subscribe((id) => void this.#runs.get(id)?.stop(InterruptReason.takenOver));
+    options.coordinator.inputs$.subscribe(({ id, input }) => this.#runs.get(id)?.inputs?.deliver(input));
   }
 
   /** Who runs what across the instances sharing the store. */
@@ -165,6 +171,7 @@ export class DetachedRuns {
         }
       } finally {
         await release();
+        spec.inputs?.close();
         this.#runs.delete(id);
         lifecycle.finish();
         resolveEnded();
@@ -188,6 +195,7 @@ export class DetachedRuns {
         return started;
       },
       ended,
+      ...(spec.inputs ? { inputs: spec.inputs } : {}),
       snapshot: spec.snapshot,
       stop: (reason) => {
         stoppedAt ??= performance.now();

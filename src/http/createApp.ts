@@ -15,8 +15,10 @@ import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { createResponseRoute } from '../responses/createResponseRoute.js';
 import { recoverResponses } from '../responses/recoverResponses.js';
 import { cancelResponseRoute, deleteResponseRoute, inputItemsRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
+import { approvalRoute } from '../runs/approvalRoute.js';
 import { recoverRuns } from '../runs/recoverRuns.js';
 import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
+import { steerRoute } from '../runs/steerRoute.js';
 import type { Coordinator } from '../store/Coordinator.js';
 import { LocalCoordinator } from '../store/LocalCoordinator.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
@@ -33,7 +35,7 @@ import { requestContext } from './requestContext.js';
 import { route } from './route.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
-  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes' | 'maxFollowersPerRun'>>;
+  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes' | 'maxFollowersPerRun' | 'approvalTimeoutMs'>>;
 
 export interface CreateAppOptions {
   readonly agent: Agent;
@@ -144,6 +146,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     detached,
     followers: new Followers(config.maxFollowersPerRun ?? DEFAULTS.maxFollowersPerRun),
     maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes,
+    approvalTimeoutMs: config.approvalTimeoutMs ?? DEFAULTS.approvalTimeoutMs,
   };
 
   const app = express();
@@ -182,6 +185,8 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.get('/runs/:id', mount(retrieveRunRoute(stored)));
   v1.get('/runs/:id/events', mount(runEventsRoute(stored)));
   v1.post('/runs/:id/stop', mount(stopRunRoute(stored)));
+  v1.post('/runs/:id/approval', mount(approvalRoute(stored)));
+  v1.post('/runs/:id/steer', mount(steerRoute(stored)));
   app.use('/v1', v1);
 
   app.use((req, _res, next) => {

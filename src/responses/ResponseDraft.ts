@@ -8,6 +8,7 @@ import {
   SERVER_LABEL,
   type FunctionCallItem,
   type ItemStatus,
+  type McpApprovalRequestItem,
   type McpCallItem,
   type MessageItem,
   type OutputItem,
@@ -30,6 +31,8 @@ type Fields = Record<string, unknown>;
  * itself is an `mcp_call` item with `server_label: "rxgate"` (an MCP tool: its server's name and its own name there), as OpenAI reports the tools it runs
  * on its side: the SDKs show it without taking it for a call the client must answer. A call of a
  * client tool is a `function_call` item, which the client answers with a `function_call_output`.
+ * A call that waits for a person's approval is an `mcp_approval_request` item (its id `mcpr_<call id>`),
+ * which the client answers with an `mcp_approval_response`.
  */
 export class ResponseDraft {
   readonly #items: OutputItem[] = [];
@@ -39,6 +42,10 @@ export class ResponseDraft {
   readonly #openCalls = new Map<number, number>();
   /** The agent's own calls, by call id -> output index. */
   readonly #serverCalls = new Map<string, number>();
+  /** The calls that wait for a person's answer, as the assistant message of the conversation carries them. */
+  readonly #awaitingApproval: ToolCall[] = [];
+  /** What each call the agent ran (or refused) came to, as the model read it: by call id. */
+  readonly #outcomes = new Map<string, string>();
   #usage: Usage = ZERO_USAGE;
   #finishReason: FinishReason | undefined;
   #sequence = 0;
@@ -52,13 +59,22 @@ export class ResponseDraft {
     return this.#items.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join('');
   }
 
-  /** The client tool calls of the answer, as the assistant message of the conversation carries them. */
+  /**
+   * The calls the answer leaves for the client, as the assistant message of the conversation
+   * carries them: its client tool calls, and the calls waiting for approval (which the next request resumes).
+   */
   get toolCalls(): ToolCall[] {
-    return this.#items.flatMap((item) =>
+    const clientCalls = this.#items.flatMap((item): ToolCall[] =>
       item.type === 'function_call'
         ? [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }]
         : [],
     );
+    return [...clientCalls, ...this.#awaitingApproval];
+  }
+
+  /** What call `callId` came to, as the model read it (its result, or `Error: ...`), if it ended in this run. */
+  outcomeOf(callId: string): string | undefined {
+    return this.#outcomes.get(callId);
   }
 
   event(type: string, fields: Fields = {}): ResponseStreamEvent {
@@ -79,7 +95,10 @@ export class ResponseDraft {
       case 'tool_start':
         return [...this.#close(), ...this.#startServerCall(event)];
       case 'tool_end':
+        this.#outcomes.set(event.callId, event.error === undefined ? (event.result ?? '') : `Error: ${event.error}`);
         return this.#endServerCall(event);
+      case 'approval_required':
+        return [...this.#close(), ...this.#approvalRequest(event)];
       case 'tool_call_delta':
         return this.#clientCall(event);
       case 'usage':
@@ -123,7 +142,9 @@ export class ResponseDraft {
       incomplete_details: status === 'incomplete' || status === 'cancelled' ? { reason: incompleteReason ?? 'interrupted' } : null,
       instructions: meta.instructions,
       model: meta.model,
-      output: this.#items.map((item) => (settled && item.status === 'in_progress' ? { ...item, status: itemStatus } : item)),
+      output: this.#items.map((item) =>
+        settled && 'status' in item && item.status === 'in_progress' ? { ...item, status: itemStatus } : item,
+      ),
       previous_response_id: meta.previousResponseId,
       store: meta.store,
       ...(meta.echo ?? DEFAULT_ECHO),
@@ -257,6 +278,19 @@ export class ResponseDraft {
       this.event(failed ? 'response.mcp_call.failed' : 'response.mcp_call.completed', { item_id: item.id, output_index: index }),
       this.event('response.output_item.done', { output_index: index, item }),
     ];
+  }
+
+  #approvalRequest({ approvalId, callId, name, arguments: args, origin }: AgentEventOf<'approval_required'>): ResponseStreamEvent[] {
+    this.#awaitingApproval.push({ id: callId, type: 'function', function: { name, arguments: args } });
+    const item: McpApprovalRequestItem = {
+      id: approvalId,
+      type: 'mcp_approval_request',
+      server_label: origin?.server ?? SERVER_LABEL,
+      name: origin?.tool ?? name,
+      arguments: args,
+    };
+    const added = this.#add(item);
+    return [this.event('response.output_item.added', added), this.event('response.output_item.done', added)];
   }
 
   #clientCall(delta: AgentEventOf<'tool_call_delta'>): ResponseStreamEvent[] {

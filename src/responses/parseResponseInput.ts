@@ -37,12 +37,19 @@ const functionCallOutput = z.object({
     error: 'output must be a string or an array of input_text parts',
   }),
 });
+const approvalResponse = z.object({
+  type: z.literal('mcp_approval_response'),
+  approval_request_id: z.string({ error: 'approval_request_id must be a string' }).min(1).max(256),
+  approve: z.boolean({ error: 'approve must be a boolean' }),
+  reason: text.nullable().optional(),
+});
 const itemReference = z.object({ type: z.literal('item_reference'), id: z.string({ error: 'id must be a string' }).min(1).max(256) });
 
 /**
- * An input item rxgate accepts: a message, a client tool call and its output, a reference to an
- * earlier item, or an item that tells the model nothing new (the reasoning of an earlier answer,
- * a call of the agent's own tools, which clients send back with the history).
+ * An input item rxgate accepts: a message, a client tool call and its output, a person's answer to
+ * an approval request, a reference to an earlier item, or an item that tells the model nothing new
+ * (the reasoning of an earlier answer, a call of the agent's own tools or a request for approval,
+ * which clients send back with the history).
  */
 const item = z.discriminatedUnion(
   'type',
@@ -51,10 +58,14 @@ const item = z.discriminatedUnion(
     functionCall,
     functionCallOutput,
     itemReference,
+    approvalResponse,
     z.object({ type: z.literal('reasoning') }),
     z.object({ type: z.literal('mcp_call') }),
+    z.object({ type: z.literal('mcp_approval_request') }),
   ],
-  { error: 'an input item must have type message, function_call, function_call_output, item_reference or reasoning' },
+  {
+    error: 'an input item must have type message, function_call, function_call_output, mcp_approval_response, item_reference or reasoning',
+  },
 );
 
 export type InputItem = z.output<typeof item>;
@@ -79,8 +90,6 @@ const REFUSED_ITEM_TYPES = new Set([
   'custom_tool_call',
   'custom_tool_call_output',
   'mcp_list_tools',
-  'mcp_approval_request',
-  'mcp_approval_response',
   'tool_search_call',
   'tool_search_output',
   'compaction',

@@ -62,7 +62,19 @@ export interface ReasoningItem {
   readonly summary: readonly SummaryTextPart[];
 }
 
-export type OutputItem = MessageItem | FunctionCallItem | McpCallItem | ReasoningItem;
+/**
+ * A call of a tool that needs a person's approval, which did not run: the response ends with it,
+ * and the client answers with an `mcp_approval_response` input item in its next request.
+ */
+export interface McpApprovalRequestItem {
+  readonly id: string;
+  readonly type: 'mcp_approval_request';
+  readonly server_label: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+export type OutputItem = MessageItem | FunctionCallItem | McpCallItem | ReasoningItem | McpApprovalRequestItem;
 
 /** A client's function tool in the Responses API's shape. */
 export interface ResponseFunctionTool {

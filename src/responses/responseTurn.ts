@@ -9,6 +9,7 @@ import type { ResponseObject } from './responseObject.js';
 import type { ResponseRequest } from './responseRequest.js';
 import { toChatMessages } from './toChatMessages.js';
 import { assertUserInput } from './assertUserInput.js';
+import { resumeApprovals } from './resumeApprovals.js';
 
 /** One `POST /v1/responses`: what the agent is asked, the draft of the answer, and how it is stored. */
 export interface ResponseTurn {
@@ -37,18 +38,24 @@ const PARAMS = { toolName: (index: number) => `tools[${index}].name`, toolChoice
  * `maxConversationBytes` (400, before any of it is read), no user message in the whole conversation, a `function_call_output` that answers no call, a client tool
  * named like one of the agent's.
  *
- * The stored turn is this input's messages, then one assistant message with the answer's text
- * and the client tool calls it made, so that a follow-up that sends only `function_call_output`
+ * Calls of the agent's tools that the conversation left waiting for approval are resumed when
+ * this input answers them (`resumeApprovals`), and closed as not approved when it goes on without.
+ *
+ * The stored turn is this input's messages, the outcomes of the calls it resumed, then one
+ * assistant message with the answer's text and the client tool calls (and calls waiting for approval) it made, so that a follow-up that sends only `function_call_output`
  * items with `previous_response_id` continues a conversation the upstream accepts.
  */
 export async function createResponseTurn(request: ResponseRequest, store: Store, options: ResponseTurnOptions): Promise<ResponseTurn> {
   const history: ChatMessage[] = request.previousResponseId
     ? await store.responses.conversation(request.previousResponseId, options.maxConversationBytes ?? Number.POSITIVE_INFINITY)
     : [];
-  const { messages: input, sources } = toChatMessages(await resolveItemReferences(request.input, store));
+  const resume = resumeApprovals(history, request.input, options.serverToolNames);
+  const { messages: given, sources } = toChatMessages(await resolveItemReferences(request.input, store));
+  // Calls the conversation left waiting and this input goes on without answering are closed first, as part of this turn.
+  const input = [...resume.closed, ...given];
   assertUserInput([...history, ...input]);
   checkToolResults([...history, ...input], (index) =>
-    index < history.length ? undefined : `input[${sources[index - history.length]}].call_id`,
+    index < history.length + resume.closed.length ? undefined : `input[${sources[index - history.length - resume.closed.length]}].call_id`,
   );
   const { clientTools, toolChoice, parallelToolCalls, options: modelOptions } = request;
   checkToolUse({ serverToolNames: options.serverToolNames, clientTools, toolChoice }, PARAMS);
@@ -73,6 +80,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
       toolChoice,
       parallelToolCalls,
       options: modelOptions,
+      approvals: resume.approvals,
     },
     save: async (response) => {
       if (!request.store) return;
@@ -82,7 +90,12 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
         toolCalls.length > 0
           ? { role: 'assistant', content: text === '' ? null : text, tool_calls: toolCalls }
           : { role: 'assistant', content: text };
-      await store.responses.save(response, [...input, answer]);
+      const resumed = resume.resumed.map((call): ChatMessage => ({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: draft.outcomeOf(call.id) ?? 'Error: no result',
+      }));
+      await store.responses.save(response, [...input, ...resumed, answer]);
       if (response.status !== 'in_progress' && response.status !== 'queued') await store.enforceRetention();
     },
   };

@@ -27,5 +27,7 @@ export async function storedOutput(log: EventLog, id: string): Promise<OutputIte
       output[event.output_index] = { ...item, summary: [{ type: 'summary_text', text }] };
     }
   });
-  return output.map((item) => (item.status === 'in_progress' ? ({ ...item, status: 'incomplete' } as OutputItem) : item));
+  return output.map((item) =>
+    'status' in item && item.status === 'in_progress' ? ({ ...item, status: 'incomplete' } as OutputItem) : item,
+  );
 }

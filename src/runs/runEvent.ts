@@ -1,4 +1,5 @@
 import type { Usage } from '../agent/agentEvent.js';
+import type { ApprovalChoice, ApprovalResolver } from '../agent/approval.js';
 
 export interface RunUsage {
   readonly input_tokens: number;
@@ -32,6 +33,30 @@ export type RunEvent =
       readonly error?: string;
       readonly duration_ms: number;
     }
+  | {
+      readonly type: 'approval.required';
+      readonly approval_id: string;
+      readonly call_id: string;
+      readonly tool: string;
+      readonly arguments: string;
+      /** Unix seconds: when the call is denied for want of an answer. */
+      readonly expires_at: number;
+    }
+  | {
+      readonly type: 'approval.resolved';
+      readonly approval_id: string;
+      readonly call_id: string;
+      readonly tool: string;
+      readonly choice: ApprovalChoice;
+      readonly reason?: string;
+      /** `api` (a person answered) or `timeout`. */
+      readonly resolved_by: ApprovalResolver;
+      /** The `X-Request-Id` of the answer, when a person answered. */
+      readonly request_id?: string;
+      /** Unix seconds. */
+      readonly resolved_at: number;
+    }
+  | { readonly type: 'run.steered'; readonly input: string }
   | { readonly type: 'run.completed'; readonly output: string; readonly usage: RunUsage }
   | { readonly type: 'run.failed'; readonly error: RunError }
   | { readonly type: 'run.cancelled'; readonly reason: string };

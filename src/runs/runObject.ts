@@ -1,7 +1,18 @@
 import type { RunError, RunUsage } from './runEvent.js';
 
 // `stopping`: a stop was requested on another instance than the run's, which has not ended it yet.
-export type RunStatus = 'queued' | 'running' | 'stopping' | 'completed' | 'failed' | 'cancelled';
+// `waiting_for_approval`: running, with calls that wait for a person (stored as `running`, shown so).
+export type RunStatus = 'queued' | 'running' | 'waiting_for_approval' | 'stopping' | 'completed' | 'failed' | 'cancelled';
+
+/** A call that waits for a person's answer, as `GET /v1/runs/{id}` lists it. */
+export interface PendingApproval {
+  readonly approval_id: string;
+  readonly call_id: string;
+  readonly tool: string;
+  readonly arguments: string;
+  /** Unix seconds. */
+  readonly expires_at: number;
+}
 
 /** What `GET /v1/runs/{id}` answers; times are Unix seconds. */
 export interface RunObject {
@@ -15,4 +26,6 @@ export interface RunObject {
   readonly output: string;
   readonly usage: RunUsage | null;
   readonly error: RunError | null;
+  /** The calls waiting for approval while it runs; empty once it has ended. */
+  readonly pending_approvals: readonly PendingApproval[];
 }

@@ -2,33 +2,17 @@ import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
-import { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
 import type { RunObject } from './runObject.js';
 import { parseRunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
 import { startRun } from './startRun.js';
-import { storedOutput } from './storedOutput.js';
 
-const isUnfinished = ({ status }: RunObject) => status === 'queued' || status === 'running' || status === 'stopping';
 const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.has(type);
 
-/**
- * The run as it stands: live here, or as stored; one running on another instance with the output
- * its log holds so far, `stopping` while a stop requested of it is pending.
- */
-async function currentRun(context: RunsContext, id: string): Promise<RunObject> {
-  const live = context.detached.snapshot<RunObject>(id, 'run');
-  if (live) return live;
-  const run = await context.store.runs.get<RunObject>(id);
-  if (!run) throw new RequestError(404, `run '${id}' not found`, 'not_found_error', null, 'run_not_found');
-  if (!isUnfinished(run)) return run;
-  const stopping = await context.detached.coordinator.stopRequested(id);
-  return { ...run, status: stopping ? 'stopping' : run.status, output: await storedOutput(context.store.events, id) };
-}
-
-const idOf = (params: Record<string, string | string[]>): string => String(params.id);
+export const idOf = (params: Record<string, string | string[]>): string => String(params.id);
 
 /** `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. */
 export const createRunRoute =
@@ -67,15 +51,7 @@ export const stopRunRoute =
   async (req, res) => {
     const id = idOf(req.params);
     const run = await currentRun(context, id);
-    if (!context.detached.get(id, 'run') && !isUnfinished(run)) {
-      throw new RequestError(
-        409,
-        `run '${id}' has already finished (status ${run.status}); only a running run can be stopped`,
-        'invalid_request_error',
-        null,
-        'run_not_running',
-      );
-    }
+    if (!context.detached.get(id, 'run') && !isUnfinished(run)) throw runNotRunning(run, 'only a running run can be stopped');
     const isSettled = async () => {
       const stored = await context.store.runs.get<RunObject>(id);
       return stored === undefined || !isUnfinished(stored);

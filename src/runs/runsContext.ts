@@ -2,4 +2,7 @@ import type { DetachedContext } from '../detached/detachedContext.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
 
 /** What the Runs API routes share. */
-export interface RunsContext extends ServingContext, DetachedContext {}
+export interface RunsContext extends ServingContext, DetachedContext {
+  /** `RXGATE_APPROVAL_TIMEOUT_MS`: how long a call waits for a person's approval before it is denied. */
+  readonly approvalTimeoutMs: number;
+}

@@ -1,27 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import { defer, map, tap } from 'rxjs';
+import type { AgentEventOf } from '../agent/agentEvent.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
+import { RunInputs } from '../detached/RunInputs.js';
 import { InterruptedError } from '../errors/InterruptedError.js';
 import type { RunEvent } from './runEvent.js';
 import { toRunError } from './runError.js';
-import type { RunObject } from './runObject.js';
+import type { PendingApproval, RunObject } from './runObject.js';
 import type { RunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
+import { shownRun } from './shownRun.js';
 import { toRunEvents } from './toRunEvents.js';
 
 const now = () => Math.floor(Date.now() / 1000);
+
+const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApproval => ({
+  approval_id: event.approvalId,
+  call_id: event.callId,
+  tool: event.name,
+  arguments: event.arguments,
+  expires_at: Math.ceil((event.expiresAt ?? 0) / 1000),
+});
 
 /**
  * Starts a run detached from any connection. Its status follows the run (`queued`, `running`,
  * then `completed`, `failed` or `cancelled`) and is stored at each step; its events are logged
  * for `GET /v1/runs/{id}/events`. A stop ends it `cancelled`; shutdown ends it `failed` with the
- * reason. Resolves once the run is stored `running` (or the store refused it).
+ * reason. People's approvals and steers reach it through its `RunInputs`; while calls wait for an
+ * answer it shows as `waiting_for_approval`, and is stored again at each approval asked or resolved. Resolves once the run is stored `running` (or the store refused it).
  */
 export async function startRun(
   request: RunRequest,
-  { agent, store, detached, defaultModel }: RunsContext,
+  { agent, store, detached, defaultModel, approvalTimeoutMs }: RunsContext,
 ): Promise<DetachedRun<RunObject>> {
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
@@ -36,14 +48,20 @@ export async function startRun(
     output: '',
     usage: null,
     error: null,
+    pending_approvals: [],
   };
+  const inputs = new RunInputs(approvalTimeoutMs);
   // The output so far is kept as a string and put into the run only when it is shown or saved:
   // a delta must not copy the whole run object.
   let output = '';
-  const snapshot = (): RunObject => ({ ...run, output });
+  const stored = (): RunObject => ({
+    ...run,
+    output,
+    pending_approvals: run.status === 'running' ? inputs.pending.map(toPendingApproval) : [],
+  });
   const update = (patch: Partial<RunObject>) => {
     run = { ...run, ...patch };
-    return snapshot();
+    return stored();
   };
   const follow = (event: RunEvent) => {
     if (event.type === 'message.delta') output += event.delta;
@@ -51,19 +69,25 @@ export async function startRun(
       output = event.output;
       update({ status: 'completed', usage: event.usage, completed_at: now() });
     } else if (event.type === 'run.failed') update({ status: 'failed', error: event.error, completed_at: now() });
+    // Another instance reads which approvals wait from the stored run; the log stays the truth if this save fails.
+    else if (event.type === 'approval.required' || event.type === 'approval.resolved') store.runs.save(stored()).catch(() => undefined);
   };
   const started = await detached.start<RunObject>(id, {
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() })),
     events$: (lifecycle) =>
-      defer(() => agent.run({ messages: request.messages, model }, lifecycle.cancellation)).pipe(
+      defer(() =>
+        agent.run({ messages: request.messages, model, approvals: inputs.approvals, steers$: inputs.steers$ }, lifecycle.cancellation),
+      ).pipe(
         lifecycle.record,
+        tap((event) => inputs.follow(event)),
         toRunEvents(),
         tap(follow),
         map(toLoggedEvent),
       ),
-    snapshot,
-    saveFinal: () => store.runs.save(snapshot()),
+    snapshot: () => shownRun(stored()),
+    saveFinal: () => store.runs.save(stored()),
+    inputs,
     onEnd: ({ reason, error: failure, nextSeq }) => {
       const owed: RunEvent[] = [];
       if (reason === InterruptReason.stopRequested) {

@@ -1,12 +1,14 @@
 import { catchError, concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
+import { toApprovalResolved } from './approvalResolved.js';
 import { toRunError } from './runError.js';
 import { toRunUsage, type RunEvent } from './runEvent.js';
 
 /**
  * Encodes agent events as run events: `message.delta` per text delta, `tool.started` and
- * `tool.completed` per tool call (and `tool.progress` as an MCP tool reports it), then `run.completed` with the whole output and summed usage, or
+ * `tool.completed` per tool call (and `tool.progress` as an MCP tool reports it), `approval.required` and
+ * `approval.resolved` per call that waits for a person, `run.steered` per steer taken, then `run.completed` with the whole output and summed usage, or
  * `run.failed` with the error (the stream then completes). Reasoning and usage events leave no
  * event of their own.
  *
@@ -44,6 +46,19 @@ export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
             const outcome = event.error === undefined ? { result: event.result ?? '' } : { error: event.error };
             return { type: 'tool.completed', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs };
           }
+          case 'approval_required':
+            return {
+              type: 'approval.required',
+              approval_id: event.approvalId,
+              call_id: event.callId,
+              tool: event.name,
+              arguments: event.arguments,
+              expires_at: Math.ceil((event.expiresAt ?? 0) / 1000),
+            };
+          case 'approval_resolved':
+            return toApprovalResolved(event);
+          case 'steered':
+            return { type: 'run.steered', input: event.input };
           case 'usage':
             usage = sumUsage(usage, event.usage);
             return undefined;

@@ -1,8 +1,12 @@
 import type { Observable } from 'rxjs';
+import type { ApprovalAnswer } from '../agent/approval.js';
+
+/** What a person sends into a running run: an answer to one of its approvals, or a steer. */
+export type RunInput = { readonly type: 'approval'; readonly answer: ApprovalAnswer } | { readonly type: 'steer'; readonly input: string };
 
 /**
  * Who runs what, across the instances that share a store: the concurrency cap, stop requests
- * that reach a run's owner wherever it is, and the heartbeat on which a dead owner's runs are
+ * and people's inputs (approvals, steers) that reach a run's owner wherever it is, and the heartbeat on which a dead owner's runs are
  * found. `LocalCoordinator` for one process (SQLite), `RedisCoordinator` for several.
  */
 export interface Coordinator {
@@ -22,6 +26,13 @@ export interface Coordinator {
    * to stop, and their later saves are dropped. Never in one process.
    */
   readonly takenOver$: Observable<string>;
+  /**
+   * Hands `input` to the owner of run `id`, wherever it runs: kept (durably, where there are several
+   * instances) until the owner takes it, or the run ends.
+   */
+  sendInput(id: string, input: RunInput): Promise<void>;
+  /** The inputs sent to runs owned here, each once, in the order they were sent. */
+  readonly inputs$: Observable<{ readonly id: string; readonly input: RunInput }>;
   /** Emits when runs whose owner died should be looked for (each heartbeat); never in one process. */
   readonly sweeps$: Observable<void>;
   /** How long an owner, or failing it a sweeper, may take to end a run after a stop request. */

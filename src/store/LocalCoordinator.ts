@@ -1,12 +1,14 @@
 import { NEVER, Subject } from 'rxjs';
 import { CapacityError } from '../errors/CapacityError.js';
-import type { Coordinator } from './Coordinator.js';
+import type { Coordinator, RunInput } from './Coordinator.js';
 
-/** The coordinator of one process: the cap counts its own runs, a stop request is a call, nobody else can die. */
+/** The coordinator of one process: the cap counts its own runs, a stop request or an input is a call, nobody else can die. */
 export class LocalCoordinator implements Coordinator {
   readonly #owned = new Set<string>();
   readonly #stops = new Subject<string>();
   readonly stops$ = this.#stops.asObservable();
+  readonly #inputs = new Subject<{ readonly id: string; readonly input: RunInput }>();
+  readonly inputs$ = this.#inputs.asObservable();
   readonly sweeps$ = NEVER;
   readonly takenOver$ = NEVER;
   readonly stopWithinMs = 0;
@@ -26,11 +28,16 @@ export class LocalCoordinator implements Coordinator {
     if (this.#owned.has(id)) this.#stops.next(id);
   }
 
+  async sendInput(id: string, input: RunInput): Promise<void> {
+    if (this.#owned.has(id)) this.#inputs.next({ id, input });
+  }
+
   async stopRequested(): Promise<boolean> {
     return false;
   }
 
   async close(): Promise<void> {
     this.#stops.complete();
+    this.#inputs.complete();
   }
 }

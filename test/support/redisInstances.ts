@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach } from 'vitest';
-import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
+import { createLlmAgent, type LlmAgentOptions } from '../../src/agent/llm/createLlmAgent.js';
 import type { AppConfig } from '../../src/http/createApp.js';
 import type { RetentionPolicy } from '../../src/store/retentionPolicy.js';
 import { RedisCoordinator } from '../../src/store/redis/RedisCoordinator.js';
@@ -34,7 +34,13 @@ export function useInstances() {
     prefix = undefined;
   });
   return {
-    async start(scripts: readonly UpstreamScript[], count: number, overrides: Partial<AppConfig> = {}, retention?: RetentionPolicy) {
+    async start(
+      scripts: readonly UpstreamScript[],
+      count: number,
+      overrides: Partial<AppConfig> = {},
+      retention?: RetentionPolicy,
+      tools: Pick<LlmAgentOptions, 'tools' | 'requireApproval'> = {},
+    ) {
       upstream = await createScriptedUpstream(scripts);
       prefix = testPrefix();
       const started: Instance[] = [];
@@ -47,7 +53,7 @@ export function useInstances() {
           maxConcurrent: overrides.maxConcurrentRuns ?? 16,
           logger,
         });
-        const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger });
+        const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger, ...tools });
         const app = await startApp(agent, overrides, { store, coordinator, logger });
         const instance: Instance = {
           ...app,

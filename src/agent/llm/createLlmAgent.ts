@@ -10,6 +10,7 @@ import {
   tap,
   throwError,
   timeout,
+  using,
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
@@ -17,12 +18,14 @@ import { DEFAULTS } from '../../config.js';
 import { AgentError } from '../../errors/AgentError.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import type { Agent, AgentRequest, ChatMessage, ToolChoice } from '../agent.js';
+import type { Agent, AgentRequest, ChatMessage, ToolCall, ToolChoice } from '../agent.js';
 import type { AgentEvent, FinishReason } from '../agentEvent.js';
 import { clientToolConflicts } from '../clientToolConflicts.js';
 import { createRun } from '../createRun.js';
+import { queueSteers, type SteerQueue } from '../queueSteers.js';
 import { sumUsage, ZERO_USAGE } from '../sumUsage.js';
-import { runToolCall } from '../tools/runToolCall.js';
+import { approvalPolicy } from '../tools/approvalPolicy.js';
+import { gateToolCall, pendingApprovals, type ToolGate } from '../tools/gateToolCall.js';
 import type { Tool, ToolSource } from '../tools/tool.js';
 import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
 import { deadline } from './deadline.js';
@@ -57,6 +60,8 @@ export interface LlmAgentOptions {
   readonly upstreamChunks?: (post: UpstreamPost) => Observable<UpstreamChunk>;
   /** The most bytes the upstream may send without ending an SSE event (then `malformed_frame`). Default: `RXGATE_UPSTREAM_MAX_FRAME_BYTES`'s. */
   readonly maxFrameBytes?: number;
+  /** Which tools' calls wait for a person's approval. Default: those marked `requiresApproval`. */
+  readonly requireApproval?: (tool: Tool) => boolean;
 }
 
 function carriesOutput(chunk: UpstreamChunk): boolean {
@@ -77,6 +82,19 @@ function toFinishReason(upstream: string | null): FinishReason {
  */
 function toolChoiceFor(iteration: number, choice: ToolChoice | undefined): ToolChoice | undefined {
   return iteration === 1 || choice === undefined || choice === 'none' || choice === 'auto' ? choice : 'auto';
+}
+
+/** The unanswered calls that end a resumed conversation: an assistant turn whose calls waited for approval (Responses API). */
+function callsToResume({ messages, approvals }: AgentRequest): readonly ToolCall[] {
+  const last = messages.at(-1);
+  return approvals?.mode === 'end' && last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
+}
+
+/** What every model call and tool call of one run shares. */
+interface RunState {
+  readonly signal: AbortSignal;
+  readonly gate: ToolGate;
+  readonly steers: SteerQueue;
 }
 
 /** The server's tools as offered in one model call: the definitions the upstream is sent, and the tools by name. */
@@ -104,6 +122,17 @@ interface OfferedTools {
  * only the client's calls, so that no half of a turn the client does not see runs: the agent's
  * calls are deferred (logged at info), and the model, asked again with the client's results,
  * calls them again if it still needs them. No side effect runs twice, none runs unseen.
+ *
+ * A call of a tool that needs approval (`requireApproval`) passes `gateToolCall` first: it waits
+ * for a person (`request.approvals`), and a run that has nobody to ask is not offered such tools.
+ * Steers (`request.steers$`) join the conversation as user messages at the next model call, once
+ * the tool calls in flight have ended; one that comes during the last answer gets a model call of its own.
+ *
+ * ```
+ * answers$:  ------o----        o = approve once; s = a steer
+ * steers$:   ---s-------
+ * run:       -(R)--(DS)E-(Z)t-(uf|)     R = approval_required, D = approval_resolved, S/E = tool start/end, Z = steered
+ * ```
  */
 export function createLlmAgent(options: LlmAgentOptions): Agent {
   const {
@@ -115,17 +144,22 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     requestTimeoutMs = DEFAULTS.upstreamTimeoutMs,
     firstTokenTimeoutMs = DEFAULTS.upstreamFirstTokenTimeoutMs,
     scheduler = asyncScheduler,
+    requireApproval = approvalPolicy(),
   } = options;
   const logger = (options.logger ?? silentLogger).child({ agent: 'llm', model });
   const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const source: ToolSource = Array.isArray(tools) ? { tools: () => tools } : (tools as ToolSource);
-  // A source returns the same array until its tools change: what the upstream is told is built once per change.
-  let offered: OfferedTools | undefined;
-  const offer = (): OfferedTools => {
+  // A source returns the same array until its tools change: what the upstream is told is built once per change,
+  // once with every tool and once without those that need approval (for runs nobody can approve in).
+  const offered = new Map<boolean, { readonly from: readonly Tool[]; readonly tools: OfferedTools }>();
+  const offer = (withApprovals = true): OfferedTools => {
     const now = source.tools();
-    if (offered?.tools !== now)
-      offered = { tools: now, definitions: toToolDefinitions(now), byName: new Map(now.map((tool) => [tool.name, tool])) };
-    return offered;
+    const cached = offered.get(withApprovals);
+    if (cached?.from === now) return cached.tools;
+    const tools = withApprovals ? now : now.filter((tool) => !requireApproval(tool));
+    const built = { tools, definitions: toToolDefinitions(tools), byName: new Map(tools.map((tool) => [tool.name, tool])) };
+    offered.set(withApprovals, { from: now, tools: built });
+    return built;
   };
 
   function callModel(
@@ -169,28 +203,29 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     );
   }
 
+  /** The calls of one turn, each past its gate; or, when some wait for answers the run cannot wait for, none, and the run ends with their requests. */
   function runTools(
-    turn: TurnEnd,
+    toolCalls: readonly ToolCall[],
     serverTools: OfferedTools,
-    signal: AbortSignal,
+    run: RunState,
     nextTurn$: (toolMessages: ChatMessage[]) => Observable<AgentEvent>,
   ): Observable<AgentEvent> {
     return defer(() => {
+      const calls = toolCalls.map((call) => ({
+        tool: serverTools.byName.get(call.function.name),
+        call: { callId: call.id, name: call.function.name, arguments: call.function.arguments },
+      }));
+      const waiting = pendingApprovals(calls, run.gate);
+      if (waiting.length > 0) return of<AgentEvent[]>(...waiting, { type: 'finish', reason: 'stop' });
       const outcomes = new Map<string, string>();
-      const calls$ = turn.toolCalls.map((call) =>
-        runToolCall(
-          serverTools.byName.get(call.function.name),
-          { callId: call.id, name: call.function.name, arguments: call.function.arguments },
-          signal,
-        ),
-      );
+      const calls$ = calls.map(({ tool, call }) => gateToolCall(tool, call, run.signal, run.gate));
       const tools$ = merge(...calls$).pipe(
         tap((event) => {
           if (event.type === 'tool_end') outcomes.set(event.callId, event.error === undefined ? event.result! : `Error: ${event.error}`);
         }),
       );
       const toolMessages = (): ChatMessage[] =>
-        turn.toolCalls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: outcomes.get(call.id) ?? 'Error: no result' }));
+        toolCalls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: outcomes.get(call.id) ?? 'Error: no result' }));
       return concat(
         tools$,
         defer(() => nextTurn$(toolMessages())),
@@ -198,17 +233,17 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     });
   }
 
-  function converse(
-    request: AgentRequest,
-    messages: readonly ChatMessage[],
-    iteration: number,
-    signal: AbortSignal,
-  ): Observable<AgentEvent> {
-    logger.debug({ iteration, messages: messages.length }, 'calling the upstream model');
+  function converse(request: AgentRequest, history: readonly ChatMessage[], iteration: number, run: RunState): Observable<AgentEvent> {
+    // The steers a person sent since the last model call join the conversation here, at the boundary.
+    const steers = run.steers.take();
+    const messages: readonly ChatMessage[] = [...history, ...steers.map((input): ChatMessage => ({ role: 'user', content: input }))];
+    const { signal } = run;
+    logger.debug({ iteration, messages: messages.length, steers: steers.length }, 'calling the upstream model');
     // The tools of this moment: a tool the model was offered is the one that runs, even if the list changes meanwhile.
-    const serverTools = offer();
+    const serverTools = offer(request.approvals !== undefined);
+    const steered = steers.map((input): AgentEvent => ({ type: 'steered', input }));
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next.
-    return callModel(request, messages, iteration, signal, serverTools).pipe(
+    return concat(steered, callModel(request, messages, iteration, signal, serverTools)).pipe(
       connect((turn$) =>
         merge(
           turn$.pipe(filter((event): event is AgentEvent => event.type !== 'turn_end')),
@@ -232,7 +267,11 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         // A call cut off by the token limit goes out as it is, with the reason that says so.
         return of({ type: 'finish', reason: event.finishReason === 'length' ? 'length' : 'tool_calls' });
       }
-      if (event.toolCalls.length === 0) return of({ type: 'finish', reason: toFinishReason(event.finishReason) });
+      if (event.toolCalls.length === 0) {
+        // A steer that came while the model gave its last answer gets one more model call after it.
+        if (run.steers.size === 0 || iteration >= maxIterations) return of({ type: 'finish', reason: toFinishReason(event.finishReason) });
+        return converse(request, [...messages, { role: 'assistant', content: event.content }], iteration + 1, run);
+      }
       if (iteration >= maxIterations) {
         const note = `\n\n[rxgate: stopped after ${maxIterations} model calls, the limit (maxIterations), while the model was still calling tools.]`;
         return of<AgentEvent[]>({ type: 'text', delta: note }, { type: 'finish', reason: 'length' });
@@ -242,8 +281,8 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         content: event.content === '' ? null : event.content,
         tool_calls: event.toolCalls,
       };
-      return runTools(event, serverTools, signal, (toolMessages) =>
-        converse(request, [...messages, assistant, ...toolMessages], iteration + 1, signal),
+      return runTools(event.toolCalls, serverTools, run, (toolMessages) =>
+        converse(request, [...messages, assistant, ...toolMessages], iteration + 1, run),
       );
     }
   }
@@ -264,7 +303,19 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             return { events: throwError(() => new AgentError(message, 'tool_name_conflict')) };
           }
           let usage = ZERO_USAGE;
-          const events$ = converse(request, request.messages, 1, signal).pipe(
+          const gate: ToolGate = { needsApproval: requireApproval, approvals: request.approvals, approvedAlways: new Set(), scheduler };
+          const steers = queueSteers(request.steers$);
+          const state: RunState = { signal, gate, steers };
+          const resumed = callsToResume(request);
+          const start$ = defer(() =>
+            resumed.length > 0
+              ? runTools(resumed, offer(), state, (toolMessages) => converse(request, [...request.messages, ...toolMessages], 1, state))
+              : converse(request, request.messages, 1, state),
+          );
+          const events$ = using(
+            () => steers.subscription,
+            () => start$,
+          ).pipe(
             tap((event) => {
               if (event.type === 'usage') usage = sumUsage(usage, event.usage);
             }),

@@ -17,6 +17,8 @@ export const OFFLINE_GREETING =
   'or work out arithmetic such as 2 * (3 + 4) with my calculator tool. ' +
   'Point rxgate at an OpenAI-compatible model to have a real conversation.';
 
+const NOTE_REQUEST = /\b(note|remember|write down)\b/i;
+const MAX_NOTE_CHARS = 200;
 const TIME_QUESTION = /\b(time|date|day|today|clock|what year)\b/i;
 const TIME_ZONE = /\b(UTC|[A-Z][a-z]+\/[A-Z][A-Za-z_]+(?:\/[A-Z][A-Za-z_]+)?)\b/;
 
@@ -26,7 +28,8 @@ function toolFailed(name: string, outcome: AgentEventOf<'tool_end'> | undefined)
 
 /**
  * Decides the offline answer to `question` with the tools that are switched on: `calculator` for
- * a question holding an arithmetic expression, a slowly told long story when asked for one,
+ * a question holding an arithmetic expression, `note` when asked to note or remember something,
+ * a slowly told long story when asked for one,
  * `current_time` for a question about the time or date (in the IANA zone it names, if any), else
  * a greeting that says what this agent is.
  */
@@ -40,6 +43,16 @@ export function planOfflineAnswer(question: string, toolNames: ReadonlySet<strin
           ? `I worked that out with my calculator tool: ${expression} = ${outcome.result}. ` +
             'The calculator parses the expression itself, so the answer is exact rather than guessed.'
           : toolFailed('calculator', outcome),
+    };
+  }
+  if (toolNames.has('note') && NOTE_REQUEST.test(question)) {
+    const text = question.trim().slice(0, MAX_NOTE_CHARS);
+    return {
+      call: { callId: 'call_offline_note', name: 'note', arguments: JSON.stringify({ text }) },
+      answer: (outcome) =>
+        outcome?.result !== undefined
+          ? `I used my note tool. It said: ${outcome.result}`
+          : `My note tool did not run: ${outcome?.error ?? 'no result'}. Nothing was noted.`,
     };
   }
   if (LONG_STORY_REQUEST.test(question)) return { answer: () => LONG_STORY, pace: LONG_STORY_PACE };

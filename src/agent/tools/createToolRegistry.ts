@@ -1,9 +1,10 @@
 import { calculatorTool } from './calculatorTool.js';
 import { currentTimeTool } from './currentTimeTool.js';
+import { noteTool } from './noteTool.js';
 import type { Tool } from './tool.js';
 
-/** The tools rxgate ships, by name. */
-export const BUILTIN_TOOLS: readonly Tool[] = [currentTimeTool, calculatorTool];
+/** The tools rxgate ships, by name (`note` is off unless `RXGATE_TOOLS` names it). */
+export const BUILTIN_TOOLS: readonly Tool[] = [currentTimeTool, calculatorTool, noteTool];
 
 export interface ToolRegistry {
   /** The tools named, in that order; throws naming the unknown ones and what is available. */

@@ -36,6 +36,8 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly inputSchema?: Readonly<Record<string, unknown>>;
   /** Where a tool that is not rxgate's own lives: its MCP server and its name there. Default: rxgate's own. */
   readonly origin?: ToolOrigin;
+  /** Whether each call waits for a person's approval (an MCP server's `requireApproval`). Default: no, unless `RXGATE_REQUIRE_APPROVAL` names it. */
+  readonly requiresApproval?: boolean;
   run(args: z.output<Schema>, signal: AbortSignal, context?: ToolRunContext): Promise<string>;
 }
 

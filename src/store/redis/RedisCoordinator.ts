@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { CapacityError } from '../../errors/CapacityError.js';
 import type { Logger } from '../../logger.js';
-import type { Coordinator } from '../Coordinator.js';
+import type { Coordinator, RunInput } from '../Coordinator.js';
 import type { RedisClient } from './connectRedis.js';
 import { redisCall } from './redisCall.js';
 import type { RedisStore } from './RedisStore.js';
@@ -14,7 +14,7 @@ if taken >= tonumber(ARGV[3]) then return {0, taken} end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
 return {1, taken + 1}`;
 
-/** How long a stop request is kept for an owner that has not ended the run yet. */
+/** How long a stop request (or an input) is kept for an owner that has not ended the run, or taken it, yet. */
 const STOP_REQUEST_MS = 10 * 60_000;
 
 export interface RedisCoordinatorOptions {
@@ -34,13 +34,19 @@ export interface RedisCoordinatorOptions {
  * by one heartbeat at most, never forever. A heartbeat that finds this instance's lease gone (the
  * process stalled, or Redis was away, for longer than the lease) looks for its runs that another
  * instance claimed meanwhile, and stops them: that instance has ended them `failed`, and this
- * one's saves of them are dropped.
+ * one's saves of them are dropped. People's inputs to a run (approval answers, steers) go the
+ * same way as stops: pushed on a list (`{id}:inputs`), announced, and popped by the owner, on the
+ * announcement or on its next heartbeat.
  */
 export class RedisCoordinator implements Coordinator {
   readonly #owned = new Set<string>();
   readonly #stops = new Subject<string>();
   readonly #sweeps = new Subject<void>();
   readonly #takenOver = new Subject<string>();
+  readonly #inputs = new Subject<{ readonly id: string; readonly input: RunInput }>();
+  /** The drain of each run's inputs in flight: one at a time per run, so that its inputs come out in order. */
+  readonly #draining = new Map<string, Promise<void>>();
+  readonly inputs$ = this.#inputs.asObservable();
   readonly stops$ = this.#stops.asObservable();
   readonly sweeps$ = this.#sweeps.asObservable();
   readonly takenOver$ = this.#takenOver.asObservable();
@@ -64,6 +70,9 @@ export class RedisCoordinator implements Coordinator {
     await coordinator.#subscriber.connect();
     await coordinator.#subscriber.subscribe(store.keys.stops(), (id) => {
       if (coordinator.#owned.has(id)) coordinator.#stops.next(id);
+    });
+    await coordinator.#subscriber.subscribe(store.keys.inputsChannel(), (id) => {
+      if (coordinator.#owned.has(id)) coordinator.#drain(id);
     });
     await coordinator.#beat();
     coordinator.#heartbeat = setInterval(() => void coordinator.#beat(), Math.max(1, Math.floor(options.leaseMs / 3))).unref();
@@ -97,6 +106,8 @@ export class RedisCoordinator implements Coordinator {
         owned.forEach((id, index) => {
           if (requested[index] === 1 && this.#owned.has(id)) this.#stops.next(id);
         });
+        // An input whose announcement was missed waits one heartbeat at most.
+        for (const id of owned) this.#drain(id);
       }
       this.#sweeps.next();
     } catch (error) {
@@ -116,6 +127,23 @@ export class RedisCoordinator implements Coordinator {
     for (const id of lost) if (this.#owned.has(id)) this.#takenOver.next(id);
   }
 
+  /** Pops the inputs of run `id`, oldest first, and emits each; after any drain of it still in flight. */
+  #drain(id: string): void {
+    const { keys } = this.store;
+    const popAll = async () => {
+      for (let raw = await this.#redis.lPop(keys.inputs(id)); raw !== null; raw = await this.#redis.lPop(keys.inputs(id))) {
+        if (this.#owned.has(id)) this.#inputs.next({ id, input: JSON.parse(raw) as RunInput });
+      }
+    };
+    const drained = (this.#draining.get(id) ?? Promise.resolve())
+      .then(popAll)
+      .catch((error: unknown) => this.options.logger.warn({ err: error, id }, 'could not read the inputs of a run: Redis did not answer'))
+      .finally(() => {
+        if (this.#draining.get(id) === drained) this.#draining.delete(id);
+      });
+    this.#draining.set(id, drained);
+  }
+
   acquire(id: string): Promise<void> {
     return redisCall('take a run slot', async () => {
       const now = Date.now();
@@ -133,7 +161,15 @@ export class RedisCoordinator implements Coordinator {
     this.#owned.delete(id);
     return redisCall('give back a run slot', async () => {
       await this.#redis.zRem(this.store.keys.leases(), id);
-      await this.#redis.del(this.store.keys.stop(id));
+      await this.#redis.del([this.store.keys.stop(id), this.store.keys.inputs(id)]);
+    });
+  }
+
+  sendInput(id: string, input: RunInput): Promise<void> {
+    const { keys } = this.store;
+    return redisCall('send an input to a run', async () => {
+      await this.#redis.multi().rPush(keys.inputs(id), JSON.stringify(input)).pExpire(keys.inputs(id), STOP_REQUEST_MS).execAsPipeline();
+      await this.#redis.publish(keys.inputsChannel(), id);
     });
   }
 
@@ -155,6 +191,7 @@ export class RedisCoordinator implements Coordinator {
     this.#stops.complete();
     this.#sweeps.complete();
     this.#takenOver.complete();
+    this.#inputs.complete();
     if (this.#subscriber.isOpen) this.#subscriber.destroy();
   }
 }

@@ -28,6 +28,11 @@ export class RedisKeys {
     return `${this.prefix}{${id}}:stop`;
   }
 
+  /** People's inputs (approval answers, steers) for a run, oldest first: pushed by whichever instance was asked, popped by the owner. */
+  inputs(id: string): string {
+    return `${this.prefix}{${id}}:inputs`;
+  }
+
   /** The ids of the runs (or responses) still queued or running. */
   unfinished(kind: 'runs' | 'responses'): string {
     return `${this.prefix}unfinished:${kind}`;
@@ -56,6 +61,11 @@ export class RedisKeys {
   /** The channel on which stop requests are announced (a wake-up; the stop key is the request). */
   stops(): string {
     return `${this.prefix}stops`;
+  }
+
+  /** The channel on which inputs are announced (a wake-up; the inputs list holds them). */
+  inputsChannel(): string {
+    return `${this.prefix}inputs`;
   }
 
   readyProbe(): string {

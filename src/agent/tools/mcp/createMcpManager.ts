@@ -18,6 +18,11 @@ export interface McpManagerOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
 }
 
+/** Whether a server's `requireApproval` covers its tool `name`. */
+function requiresApproval(setting: boolean | readonly string[], name: string): boolean {
+  return typeof setting === 'boolean' ? setting : setting.includes(name);
+}
+
 /** The MCP servers of a deployment, kept connected, and their tools as rxgate tools. */
 export interface McpManager extends ToolSource {
   /** The tools of every ready server, named `<server>__<tool>`; a new array whenever they change. */
@@ -83,6 +88,7 @@ export function createMcpManager(servers: readonly McpServerConfig[], options: M
         caller: tool.caller,
         timeoutMs: connection.config.timeoutMs,
         closing: connection.closing,
+        requiresApproval: requiresApproval(connection.config.requireApproval, tool.descriptor.name),
       }),
     );
     return { tools, origins };

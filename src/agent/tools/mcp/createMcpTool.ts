@@ -31,6 +31,8 @@ export interface McpToolOptions {
   readonly timeoutMs: number;
   /** Aborted when the server's connection is being closed (shutdown): running calls are cancelled with it. */
   readonly closing: AbortSignal;
+  /** Whether its calls wait for a person's approval (the server's `requireApproval`). Default: no. */
+  readonly requiresApproval?: boolean;
 }
 
 function describeFailure(error: unknown, { server, timeoutMs, closing }: McpToolOptions, signal: AbortSignal): string {
@@ -70,6 +72,7 @@ export function createMcpTool(options: McpToolOptions): Tool {
     parameters,
     inputSchema,
     origin: { server: options.server, tool: descriptor.name },
+    requiresApproval: options.requiresApproval ?? false,
     async run(args, signal, context) {
       let result: CallToolResult;
       try {

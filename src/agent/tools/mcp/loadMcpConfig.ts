@@ -9,6 +9,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const common = {
   timeoutMs: z.number().int().positive().optional(),
   tools: z.array(z.string().min(1)).optional(),
+  requireApproval: z.union([z.boolean(), z.array(z.string().min(1))], { error: 'must be true, false or a list of tool names' }).optional(),
   enabled: z.boolean().optional(),
   disabled: z.boolean().optional(),
 };
@@ -72,6 +73,7 @@ function toServer(name: string, raw: unknown, env: ConfigSource, problems: strin
     name,
     timeoutMs: value.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(value.tools ? { tools: value.tools } : {}),
+    requireApproval: value.requireApproval ?? false,
     enabled: value.enabled ?? !(value.disabled ?? false),
   });
   if ('command' in entry) {
@@ -100,7 +102,7 @@ function toServer(name: string, raw: unknown, env: ConfigSource, problems: strin
 /**
  * The MCP servers of a config file in the format other hosts use:
  * `{"mcpServers": {"<name>": {"command", "args", "env", "cwd"} | {"url", "headers"}}}`, each
- * optionally with `timeoutMs`, `tools` (an allow-list) and `enabled`. `${VAR}` in a value is
+ * optionally with `timeoutMs`, `tools` (an allow-list), `requireApproval` and `enabled`. `${VAR}` in a value is
  * taken from `env`. Every problem is reported at once, each naming the file, the server and the
  * field; a value itself never appears in a message, so a secret cannot leak through one.
  */

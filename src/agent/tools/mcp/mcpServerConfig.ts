@@ -6,6 +6,8 @@ interface McpServerCommon {
   readonly timeoutMs: number;
   /** The server's tools the model may call, by their MCP names. Default: all of them. */
   readonly tools?: readonly string[];
+  /** Whose calls wait for a person's approval: `true` every tool of the server, or a list of its tool names (MCP names). Default: none. */
+  readonly requireApproval: boolean | readonly string[];
   /** Default true (`"disabled": true`, as some hosts write it, also switches a server off). */
   readonly enabled: boolean;
 }

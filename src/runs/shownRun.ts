@@ -1,0 +1,15 @@
+import type { RunObject } from './runObject.js';
+
+/**
+ * A run as the API shows it: a running run with calls waiting for a person is
+ * `waiting_for_approval`. It is stored `running` (the store knows queued and running runs as the
+ * unfinished ones), with its `pending_approvals`.
+ */
+export function shownRun(run: RunObject): RunObject {
+  const pending = run.pending_approvals ?? [];
+  return {
+    ...run,
+    pending_approvals: pending,
+    status: run.status === 'running' && pending.length > 0 ? 'waiting_for_approval' : run.status,
+  };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { approvalPolicy } from '../src/agent/tools/approvalPolicy.js';
+import { noteTool } from '../src/agent/tools/noteTool.js';
+import { followRun } from './support/followRun.js';
+import { useInstances } from './support/redisInstances.js';
+import { answer, toolCalls, type UpstreamScript } from './support/scriptedUpstream.js';
+
+const { start } = useInstances();
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+
+const NOTE = { tools: [noteTool], requireApproval: approvalPolicy(['note']) };
+
+describe('people in the loop across instances on one Redis', () => {
+  it('takes an approval and steers sent to instance B for a run on instance A', async () => {
+    const noteCall = toolCalls({ id: 'call_1', name: 'note', fragments: ['{"text":"milk"}'] });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The answer after the call waits for the test, so that the run is still going when it answers twice.
+    const held: UpstreamScript = { steps: [{ waitFor: released }, ...answer('Noted, in ink.').steps!] };
+    const { upstream, instances } = await start([noteCall, held], 2, {}, undefined, NOTE);
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const created = await post(`${a.url}/v1/runs`, { input: 'note milk' });
+    const { run_id: runId } = (await created.json()) as { run_id: string };
+    const events = await followRun(b.url, runId);
+    const required = await events.until<{ approval_id: string }>('approval.required');
+
+    expect(await (await fetch(`${b.url}/v1/runs/${runId}`)).json()).toMatchObject({
+      status: 'waiting_for_approval',
+      pending_approvals: [{ approval_id: required.approval_id, tool: 'note' }],
+    });
+    const unknown = await post(`${b.url}/v1/runs/${runId}/approval`, { approval_id: 'apr_nope', choice: 'once' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'approval_not_found' } });
+
+    for (const input of ['use ink', 'and blue ink']) expect((await post(`${b.url}/v1/runs/${runId}/steer`, { input })).status).toBe(202);
+    const approved = await post(
+      `${b.url}/v1/runs/${runId}/approval`,
+      { approval_id: required.approval_id, choice: 'once' },
+      { 'X-Request-Id': 'req-b' },
+    );
+    expect(approved.status).toBe(200);
+    expect(await approved.json()).toMatchObject({
+      object: 'run.approval',
+      run_id: runId,
+      choice: 'once',
+      resolved_by: 'api',
+      request_id: 'req-b',
+    });
+    const again = await post(`${b.url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'deny' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: { code: 'approval_already_resolved' } });
+    release();
+
+    const rest = await events.rest();
+    expect(rest.map((event) => event.event)).toEqual([
+      'approval.required',
+      'approval.resolved',
+      'tool.started',
+      'tool.completed',
+      'run.steered',
+      'run.steered',
+      'message.delta',
+      'run.completed',
+    ]);
+    const { body } = await upstream.request(1);
+    expect((body.messages as unknown[]).slice(-3)).toEqual([
+      { role: 'tool', tool_call_id: 'call_1', content: 'Noted: milk' },
+      { role: 'user', content: 'use ink' },
+      { role: 'user', content: 'and blue ink' },
+    ]);
+    const late = await post(`${b.url}/v1/runs/${runId}/steer`, { input: 'too late' });
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ error: { code: 'run_not_running' } });
+  });
+});
