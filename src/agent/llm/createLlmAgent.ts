@@ -1,11 +1,10 @@
 import {
   asyncScheduler,
   concat,
-  connect,
   defer,
+  EMPTY,
   filter,
   merge,
-  mergeMap,
   of,
   tap,
   throwError,
@@ -207,18 +206,20 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     logger.debug({ iteration, messages: messages.length }, 'calling the upstream model');
     // The tools of this moment: a tool the model was offered is the one that runs, even if the list changes meanwhile.
     const serverTools = offer();
-    // Deltas pass straight through; only the turn's end (its last value) decides what comes next.
-    return callModel(request, messages, iteration, signal, serverTools).pipe(
-      connect((turn$) =>
-        merge(
-          turn$.pipe(filter((event): event is AgentEvent => event.type !== 'turn_end')),
-          turn$.pipe(
-            filter((event): event is TurnEnd => event.type === 'turn_end'),
-            mergeMap((event) => afterTurn(event)),
-          ),
-        ),
-      ),
-    );
+    // Deltas pass straight through; only the turn's end (its last value) decides what comes next:
+    // concat and a filter, where connect and merge held a subject and four subscribers per call.
+    return defer(() => {
+      let end: TurnEnd | undefined;
+      const isDelta = (event: TurnEvent): event is AgentEvent => {
+        if (event.type !== 'turn_end') return true;
+        end = event;
+        return false;
+      };
+      return concat(
+        callModel(request, messages, iteration, signal, serverTools).pipe(filter(isDelta)),
+        defer(() => (end ? afterTurn(end) : EMPTY)),
+      );
+    });
 
     function afterTurn(event: TurnEnd): Observable<AgentEvent> {
       if (event.clientToolCalls.length > 0) {
