@@ -31,8 +31,13 @@ export interface UpstreamChunksOptions {
  */
 export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }: UpstreamChunksOptions = {}): Observable<UpstreamChunk> {
   return new Observable<UpstreamChunk>((subscriber) => {
+    // Aborted by an unsubscription or by the run's own signal: a listener, not `AbortSignal.any`,
+    // whose composite signal and weak references every open stream would hold.
     const controller = new AbortController();
-    const signal = AbortSignal.any([post.signal, controller.signal]);
+    const { signal } = controller;
+    const abortWithRun = () => controller.abort(post.signal.reason);
+    if (post.signal.aborted) abortWithRun();
+    else post.signal.addEventListener('abort', abortWithRun, { once: true });
     const { url, apiKey } = post;
 
     // Only a request still in flight is aborted: aborting a finished one costs an AbortError and its stack.
@@ -122,6 +127,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
       subscriber.error(error instanceof UpstreamError ? error : toUpstreamError(error, url, 'stream'));
     });
     return () => {
+      post.signal.removeEventListener('abort', abortWithRun);
       if (!settled) controller.abort(new Error('upstream request cancelled'));
     };
   });
