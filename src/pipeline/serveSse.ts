@@ -35,7 +35,8 @@ export function serveSse<In, Out>(
   options: ServeSseOptions<In, Out>,
 ): Promise<Served> {
   const { lifecycle, metrics } = options;
-  const { logger, startedAt } = localsOf(res);
+  const locals = localsOf(res);
+  const { startedAt } = locals;
   const route = routeOf(req);
   const { cancellation } = lifecycle;
   res.writeHead(200, SSE_HEADERS);
@@ -65,7 +66,7 @@ export function serveSse<In, Out>(
     onFailure: (error) => {
       failed = true;
       // The client reads the cause in the protocol's failure frame; the operator reads it here.
-      logger.warn({ err: error }, 'run failed');
+      locals.logger.warn({ err: error }, 'run failed');
     },
     onCompact: () => metrics.slowClientCompactions.inc(),
   });
@@ -95,7 +96,7 @@ export function serveSse<In, Out>(
           resolve(served({ outcome: outcomeOfInterrupt(cancellation.reason), interruptReason: cancellation.reason }));
           return;
         }
-        logger.error({ err: error }, 'stream failed');
+        locals.logger.error({ err: error }, 'stream failed');
         resolve(served({ outcome: 'error' }));
       },
     });
