@@ -41,7 +41,7 @@ describe('chatChunkFrame', () => {
     const frame = chatChunkFrame(meta);
     const reshaped = [
       { ...chunk, system_fingerprint: 'fp' },
-      { choices: chunk.choices, ...chunk },
+      { choices: chunk.choices, id: chunk.id, object: chunk.object, created: chunk.created, model: chunk.model },
       { ...chunk, model: 'other' },
     ];
 
