@@ -1,17 +1,4 @@
-import {
-  asyncScheduler,
-  concat,
-  defer,
-  EMPTY,
-  filter,
-  merge,
-  of,
-  tap,
-  throwError,
-  timeout,
-  type Observable,
-  type SchedulerLike,
-} from 'rxjs';
+import { asyncScheduler, concat, defer, EMPTY, filter, merge, of, tap, throwError, type Observable, type SchedulerLike } from 'rxjs';
 import { DEFAULTS } from '../../config.js';
 import { AgentError } from '../../errors/AgentError.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
@@ -25,6 +12,7 @@ import { runToolCall } from '../tools/runToolCall.js';
 import type { Tool, ToolSource } from '../tools/tool.js';
 import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
 import { deadline } from './deadline.js';
+import { firstValueTimeout } from './firstValueTimeout.js';
 import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
@@ -151,14 +139,11 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         : upstreamChunks(post, { maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes })
     ).pipe(
       filter(carriesOutput),
-      timeout({
-        first: firstTokenTimeoutMs,
+      firstValueTimeout(
+        firstTokenTimeoutMs,
+        () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
         scheduler,
-        with: () =>
-          throwError(
-            () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
-          ),
-      }),
+      ),
       deadline(
         requestTimeoutMs,
         () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`),
