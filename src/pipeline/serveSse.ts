@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { tap, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable, SchedulerLike } from 'rxjs';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
@@ -62,7 +62,7 @@ export function serveSse<In, Out>(
     scheduler: options.scheduler,
     sink: res,
     cancellation,
-    clientClose$: responseEnd$(res, lifecycle, metrics).pipe(tap(() => (ended = true))),
+    clientClose$: responseEnd$(res, lifecycle, metrics, () => (ended = true)),
     onFailure: (error) => {
       failed = true;
       // The client reads the cause in the protocol's failure frame; the operator reads it here.
