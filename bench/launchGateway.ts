@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { buildGateway, COMPILED_GATEWAY } from './buildGateway.js';
 import type { GatewayKind, GatewayMessage, GatewayStats } from './gateway.js';
 
 export interface Gateway {
@@ -11,15 +11,14 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-/** Starts the thing under test in its own Node process (with `--expose-gc`), so the load generator does not share its event loop. */
+/**
+ * Starts the thing under test in its own Node process (with `--expose-gc`), so the load generator
+ * does not share its event loop; compiled with `tsc` first (`buildGateway`), as the product ships.
+ */
 export async function launchGateway(kind: GatewayKind, upstreamUrl: string, extraArgs: string[] = []): Promise<Gateway> {
-  const child = fork(fileURLToPath(new URL('./gateway.ts', import.meta.url)), [kind, upstreamUrl, ...extraArgs], {
-    execArgv: [
-      '--import',
-      'tsx',
-      '--expose-gc',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-    ],
+  await buildGateway();
+  const child = fork(COMPILED_GATEWAY, [kind, upstreamUrl, ...extraArgs], {
+    execArgv: ['--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [ready] = (await once(child, 'message')) as [{ type: 'ready'; port: number }];

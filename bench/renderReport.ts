@@ -95,6 +95,7 @@ const range = (rates: readonly number[]) => `${Math.round(Math.min(...rates) / 1
 function throughputSection(rows: readonly ThroughputRow[]): string {
   const rx = rowOf(rows, 'rxgate');
   const bare = rowOf(rows, 'bare');
+  const pipe = rowOf(rows, 'pipe');
   const sse = rowOf(rows, 'better-sse');
   const noMetrics = rowOf(rows, 'rxgate-no-metrics');
   const ratio = rx.median / bare.median;
@@ -117,8 +118,9 @@ function throughputSection(rows: readonly ThroughputRow[]): string {
     ),
     '',
     `**${ratio >= 0.8 ? 'Where the time goes' : 'What holds it back'}.** ` +
-      'Each delta still crosses about a dozen RxJS operators in rxgate (the upstream chunk filter, the first-token timeout, the deadline, the turn assembler, the run, metrics, the encoder, serialisation, `[DONE]`, the error frame, keepalive, the writer, `takeUntil`), where the relays make two function calls; CPU profiles put most of the rest in JSON parsing and serialisation and in `writev`, which the relays pay too. ' +
-      "Profiling found four costs that are now gone: the writer summed `Buffer.byteLength` over every held frame on each new frame (quadratic in what a slow reader owes; 40 % of the gateway's CPU on this figure); it made one `res.write` per frame (it now writes the frames handed over in one turn as one write); `keepalive` re-armed a timer on every frame (it now records the frame's time and re-arms its one timer lazily); and each delta went through two inner Observables in the agent and one in the encoder (now `map`/`filter` branches). Together they took rxgate from about 70k frames/s to the figure above. " +
+      `Against the pipe floor, rxgate reaches ${fixed(rx.median / pipe.median, 2)}× its frames per second, and the bare relay, which does only the parse and re-encode that keeps rxgate's wire exact (eventsource-parser, \`JSON.parse\`, \`JSON.stringify\`, one write per frame), reaches ${fixed(bare.median / pipe.median, 2)}×: the pipe forwards the upstream's 64-frame writes untouched, so that floor is not reachable by anything that reads each frame. ` +
+      "CPU profiles of rxgate on this figure (`BENCH_CPU_PROF`) put the largest self times in parsing the upstream's JSON and in `writev`, which the bare relay pays too, then in the RxJS stages a delta still crosses (the upstream chunk filter, the first-token timeout, the deadline, the turn assembler, the run, the output cap, metrics, the encoder, the failure tap, serialisation, `[DONE]`, the error frame, keepalive, the writer, `takeUntil`). " +
+      "Earlier costs now gone: the writer's quadratic byte count, one write per frame, a keepalive timer re-armed per frame, inner Observables per delta; then, on issue 16: a byte-by-byte frame meter over every upstream byte (8.5 % of the gateway's CPU), a zod parse of every upstream chunk (7 %; the common shape is now checked by hand, the schema reads the rest), `JSON.stringify` of each whole chunk (14 %; the part every chunk of a completion shares is written once), and the connect/merge branches that every delta crossed in the turn assembler, the agent loop, the tool-call sequencer, the encoder and the output cap (each now one subscriber). " +
       (ratio >= 0.8
         ? ''
         : 'Closing the rest of the gap needs fewer values per delta: carrying the deltas of one upstream read through the pipeline together.'),
@@ -183,8 +185,8 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: { deltas: num
         : `Streams planned for ${rx.plannedSeconds} s took ${fixed(rx.streamMedian, 1)} s at the median.`),
     '',
     '**What this shows.** Here each delta arrives on its own: one socket read, one body-iterator promise, one pass through the pipeline, one write, for every delta of every stream. That per-delta cost, not memory, is what limits this machine: rxgate delivers fewer deltas per second than the bare relay under the same load, and under saturation it also takes new streams in more slowly, so fewer of them are open at once (*open at sample*). ' +
-      'A heap-snapshot diff of 1,000 stalled streams through rxgate (`bench/probeMemory.ts` with `PROBE_SNAPSHOTS=dir`, not part of this script) puts its live heap at about 97 KiB per open stream (the pipe floor: about 24 KiB), spread over some 350 closures, 250 contexts, 46 RxJS operator subscribers with 12 merge/concat inner-subscription sets, and 95 one-entry finalizer arrays (152 bytes each) per stream; no single object dominates, and the leak soak below shows all of it is released. ' +
-      `The open-file limit: \`npm run bench\` raises it to 65,535 where it can, else to the hard limit; it was ${report.machine.nofile ?? 'not recorded'} in this run. Each stream holds four sockets across the processes, two of them in the gateway: with a limit of 20,000, 10,000 streams cannot all be open at once in any target.`,
+      "A heap-snapshot diff of 1,000 stalled streams through rxgate (`bench/probeMemory.ts` with `PROBE_SNAPSHOTS=dir`, not part of this script) puts its live heap at about 55 KiB per open stream (the pipe floor: about 24 KiB; before issue 16's changes 86 KiB), spread over some 135 closures, 130 contexts, 11 RxJS operator subscribers and 23 Observables, and 58 finalizer arrays per stream (the subscriptions' teardown lists); no single object dominates, and the leak soak below shows all of it is released. What is left of rxgate's own share is mostly the operator chain itself (RxJS `tap`, `concat`/`merge` and `OperatorSubscriber` closures account for about 50 of the closures), plus Express's request state and the parsed request. " +
+      `The open-file limit: \`npm run bench\` raises it to 65,535 where it can, else to the hard limit; it was ${report.machine.nofile ?? 'not recorded'} in this run. Each stream holds four sockets across the processes, two of them in the gateway: with a limit of 20,000 (the hard limit in this container, which may not raise it: no \`CAP_SYS_RESOURCE\`), 10,000 streams cannot all be open at once in any target.`,
   ].join('\n');
 }
 
@@ -285,7 +287,8 @@ export function renderReport(report: Report): string {
     '<!-- Generated by `npm run bench` (bench/run.ts). Do not edit by hand; run it again. -->',
     '',
     `Measured ${report.date} in ${fixed(report.minutes, 1)} minutes on ${machine.cores} cores (${machine.cpu}), ${fixed(machine.memoryGiB, 1)} GiB, ${machine.platform}, Node ${machine.node}. ` +
-      'The machine is shared and noisy: compare the rows of one table with each other (they were measured side by side, interleaved), not with another run.' +
+      'The machine is shared and noisy (other work ran on it during this run): compare the rows of one table with each other (they were measured side by side, interleaved), not with another run. ' +
+      'Each gateway process runs the product compiled with `tsc` (`bench/buildGateway.ts`), as `npm run build` ships it, not under tsx.' +
       (report.quick ? ' **This is a quick run (BENCH_QUICK=1): too small to quote.**' : ''),
     '',
     'Everything runs on 127.0.0.1, in separate Node processes: the load generator (undici `request`, a real HTTP client), a lean scripted OpenAI-compatible upstream (`bench/benchUpstream.ts`, told by each request what to play), and each thing under test:',

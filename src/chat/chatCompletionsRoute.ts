@@ -34,7 +34,8 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
     const request = parseChatCompletionRequest(req.body);
     checkToolUse({ serverToolNames: agent.serverToolNames ?? [], ...request }, PARAMS);
     checkToolResults(request.messages, (index) => `messages[${index}].tool_call_id`);
-    const { requestId, logger } = localsOf(res);
+    const locals = localsOf(res);
+    const { requestId } = locals;
     const model = request.model ?? context.defaultModel;
     const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns, maxOutputChars });
     const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
@@ -45,7 +46,8 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
       .pipe(lifecycle.record);
     const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
     try {
-      if (!request.stream) return await serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger });
+      if (!request.stream)
+        return await serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger: locals.logger });
       const chunks: MonoTypeOperatorFunction<ChatCompletionChunk> = applyOperators(context.operators.chunks, operatorContext);
       return await serveSse(req, res, run$, chatProtocol(meta), { ...context, lifecycle, events, chunks });
     } finally {

@@ -2,7 +2,7 @@ import type { AgentEvent } from '../agent/agentEvent.js';
 import { InterruptedError } from '../errors/InterruptedError.js';
 import { outcomeOfInterrupt } from '../pipeline/served.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
-import { jsonFrame } from '../sse/jsonFrame.js';
+import { chatChunkFrame } from './chatChunkFrame.js';
 import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';
 import { compactChatFrames } from './compactChatFrames.js';
 import { done } from './done.js';
@@ -23,7 +23,7 @@ import { toErrorFrame } from './toErrorFrame.js';
 export function chatProtocol(meta: ChatCompletionMeta): SseProtocol<AgentEvent, ChatCompletionChunk> {
   const protocol: SseProtocol<AgentEvent, ChatCompletionChunk> = {
     encode: toChatChunks(meta),
-    frame: jsonFrame,
+    frame: chatChunkFrame(meta),
     end: (frames$) => frames$.pipe(done(), errorFrame()),
     compact: compactChatFrames,
     serverEnded: (reason) => toErrorFrame(new InterruptedError(reason, outcomeOfInterrupt(reason))),

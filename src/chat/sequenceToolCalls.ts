@@ -1,4 +1,4 @@
-import { concat, connect, defer, filter, merge, mergeMap, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
 
 /**
@@ -16,7 +16,7 @@ import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
  */
 export function sequenceToolCalls(): MonoTypeOperatorFunction<AgentEvent> {
   return (events$) =>
-    defer(() => {
+    new Observable<AgentEvent>((subscriber) => {
       let live: number | undefined;
       const held = new Map<number, AgentEventOf<'tool_call_delta'>[]>();
       const holds = (event: AgentEvent): boolean => {
@@ -33,21 +33,20 @@ export function sequenceToolCalls(): MonoTypeOperatorFunction<AgentEvent> {
         held.clear();
         return pieces;
       };
-      // Only a finish takes an inner Observable: text deltas, the hot path, pass through a filter.
-      const sequenced$ = events$.pipe(
-        connect((shared$) =>
-          merge(
-            shared$.pipe(filter((event) => event.type !== 'finish' && !holds(event))),
-            shared$.pipe(
-              filter((event) => event.type === 'finish'),
-              mergeMap((finish) => [...release(), finish]),
-            ),
-          ),
-        ),
-      );
-      return concat(
-        sequenced$,
-        defer(() => release()),
-      );
+      const releaseHeld = () => {
+        for (const piece of release()) subscriber.next(piece);
+      };
+      // One subscriber: text deltas, the hot path, pass straight through.
+      return events$.subscribe({
+        next: (event) => {
+          if (event.type === 'finish') releaseHeld();
+          if (!holds(event)) subscriber.next(event);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          releaseHeld();
+          subscriber.complete();
+        },
+      });
     });
 }

@@ -1,4 +1,4 @@
-import { concat, defer, filter, map, of, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import { sequenceToolCalls } from './sequenceToolCalls.js';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
@@ -57,7 +57,7 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
     meta.toolProgress ? { ...chunk({}), rxgate_tool: progress } : undefined;
 
   return (events$) =>
-    defer(() => {
+    new Observable<ChatCompletionChunk>((subscriber) => {
       let usage = ZERO_USAGE;
       let finished = false;
       // One event makes at most one chunk: map and filter, no inner Observable per delta.
@@ -91,26 +91,30 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
             return undefined;
         }
       }
-      const trailer$ = defer(() => {
-        const trailer: ChatCompletionChunk[] = [];
-        if (!finished) trailer.push(chunk({}, 'stop'));
-        if (meta.includeUsage) {
-          trailer.push({
-            id: meta.id,
-            object: 'chat.completion.chunk',
-            created: meta.created,
-            model: meta.model,
-            choices: [],
-            usage: toChatUsage(usage),
-          });
-        }
-        return of(...trailer);
+      subscriber.next(chunk({ role: 'assistant' }));
+      // A subscriber that left at the role chunk never starts the run.
+      if (subscriber.closed) return;
+      // One subscriber for every delta of the answer: no concat, map and filter stages each holding their own.
+      return events$.pipe(sequenceToolCalls()).subscribe({
+        next: (event) => {
+          const encoded = encode(event);
+          if (encoded !== undefined) subscriber.next(encoded);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          if (!finished) subscriber.next(chunk({}, 'stop'));
+          if (meta.includeUsage) {
+            subscriber.next({
+              id: meta.id,
+              object: 'chat.completion.chunk',
+              created: meta.created,
+              model: meta.model,
+              choices: [],
+              usage: toChatUsage(usage),
+            });
+          }
+          subscriber.complete();
+        },
       });
-      const chunks$ = events$.pipe(
-        sequenceToolCalls(),
-        map(encode),
-        filter((encoded) => encoded !== undefined),
-      );
-      return concat(of(chunk({ role: 'assistant' })), chunks$, trailer$);
     });
 }

@@ -1,4 +1,4 @@
-import { concat, defer, EMPTY, filter, map, of, takeWhile, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
@@ -49,31 +49,47 @@ export function maxOutput({ maxChars, cancellation, includeReasoning = false }: 
   }
   const counts = (event: AgentEvent): event is Counted => event.type === 'text' || (includeReasoning && event.type === 'reasoning');
   return (events$) =>
-    defer(() => {
+    new Observable<AgentEvent>((subscriber) => {
       let written = 0;
       let reached = false;
-      // One event makes at most one event: map, no inner Observable per delta (this runs on every answer).
-      const capped$ = events$.pipe(
-        map((event): AgentEvent | undefined => {
-          if (!counts(event)) return event;
+      // Assigned once subscribe returns: a source that crosses the limit synchronously is ended after that.
+      let run: Subscription | undefined = undefined;
+      // The run is unsubscribed (and so interrupted) before the length finish goes out. One
+      // subscriber, where map, takeWhile, filter and concat held five for every answer's life.
+      const endAtLimit = () => {
+        if (!run) return;
+        run.unsubscribe();
+        subscriber.next(LENGTH);
+        subscriber.complete();
+      };
+      run = events$.subscribe({
+        next: (event) => {
+          if (reached) return;
+          if (!counts(event)) {
+            subscriber.next(event);
+            return;
+          }
           const chars = codePoints(event.delta);
           if (written + chars <= maxChars) {
             written += chars;
-            return event;
+            subscriber.next(event);
+            return;
           }
           reached = true;
           cancellation.cancelWith(InterruptReason.outputLimitReached);
           const kept = [...event.delta].slice(0, maxChars - written).join('');
           written = maxChars;
-          return kept === '' ? undefined : { ...event, delta: kept };
-        }),
-        // Inclusive: the truncated delta goes out, then the run is unsubscribed at once.
-        takeWhile(() => !reached, true),
-        filter((event) => event !== undefined),
-      );
-      return concat(
-        capped$,
-        defer(() => (reached ? of(LENGTH) : EMPTY)),
-      );
+          if (kept !== '') subscriber.next({ ...event, delta: kept });
+          endAtLimit();
+        },
+        error: (error: unknown) => {
+          if (!reached) subscriber.error(error);
+        },
+        complete: () => {
+          if (!reached) subscriber.complete();
+        },
+      });
+      if (reached && !subscriber.closed) endAtLimit();
+      return () => run?.unsubscribe();
     });
 }

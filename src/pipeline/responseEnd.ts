@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { merge, tap, type Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import { clientClose$ } from './clientClose.js';
@@ -8,13 +8,26 @@ import type { Lifecycle } from './lifecycle.js';
 /**
  * Emits when a response must end before its run does: the client left (the reason named is
  * `SSE client disconnected`), or the server ended it (`stop$`: a stop request, shutdown, which
- * named their reason first). Times how long the run then takes to be interrupted.
+ * named their reason first), telling `onEnd` first. Times how long the run then takes to be interrupted. One subscriber
+ * over both, held by every open stream for its life (a merge and its taps cost a dozen closures).
  */
-export function responseEnd$(res: Response, { cancellation, stop$ }: Lifecycle, metrics: Metrics): Observable<unknown> {
+export function responseEnd$(res: Response, { cancellation, stop$ }: Lifecycle, metrics: Metrics, onEnd?: () => void): Observable<void> {
   let endedAt: number | undefined;
   cancellation.onInterrupted(() => {
     if (endedAt !== undefined) metrics.disconnectToInterrupt.observe((performance.now() - endedAt) / 1000);
   });
-  const left$ = clientClose$(res).pipe(tap(() => cancellation.cancelWith(InterruptReason.clientDisconnected)));
-  return merge(left$, stop$).pipe(tap(() => (endedAt = performance.now())));
+  return new Observable<void>((subscriber) => {
+    const end = () => {
+      endedAt = performance.now();
+      onEnd?.();
+      subscriber.next();
+    };
+    subscriber.add(
+      clientClose$(res).subscribe(() => {
+        cancellation.cancelWith(InterruptReason.clientDisconnected);
+        end();
+      }),
+    );
+    subscriber.add(stop$.subscribe(end));
+  });
 }

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { tap, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable, SchedulerLike } from 'rxjs';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
@@ -35,7 +35,8 @@ export function serveSse<In, Out>(
   options: ServeSseOptions<In, Out>,
 ): Promise<Served> {
   const { lifecycle, metrics } = options;
-  const { logger, startedAt } = localsOf(res);
+  const locals = localsOf(res);
+  const { startedAt } = locals;
   const route = routeOf(req);
   const { cancellation } = lifecycle;
   res.writeHead(200, SSE_HEADERS);
@@ -61,11 +62,11 @@ export function serveSse<In, Out>(
     scheduler: options.scheduler,
     sink: res,
     cancellation,
-    clientClose$: responseEnd$(res, lifecycle, metrics).pipe(tap(() => (ended = true))),
+    clientClose$: responseEnd$(res, lifecycle, metrics, () => (ended = true)),
     onFailure: (error) => {
       failed = true;
       // The client reads the cause in the protocol's failure frame; the operator reads it here.
-      logger.warn({ err: error }, 'run failed');
+      locals.logger.warn({ err: error }, 'run failed');
     },
     onCompact: () => metrics.slowClientCompactions.inc(),
   });
@@ -95,7 +96,7 @@ export function serveSse<In, Out>(
           resolve(served({ outcome: outcomeOfInterrupt(cancellation.reason), interruptReason: cancellation.reason }));
           return;
         }
-        logger.error({ err: error }, 'stream failed');
+        locals.logger.error({ err: error }, 'stream failed');
         resolve(served({ outcome: 'error' }));
       },
     });

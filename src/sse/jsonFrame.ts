@@ -1,6 +1,4 @@
-import { serializeFrame } from './serializeFrame.js';
-
-/** One value as an SSE frame with its JSON as the data: `data: {...}\n\n`. */
+/** One value as an SSE frame with its JSON as the data: `data: {...}\n\n` (JSON text holds no raw line break, so it is one line). */
 export function jsonFrame(value: unknown): string {
-  return serializeFrame({ data: JSON.stringify(value) });
+  return `data: ${JSON.stringify(value)}\n\n`;
 }

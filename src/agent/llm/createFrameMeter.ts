@@ -20,25 +20,35 @@ export function createFrameMeter(): (bytes: Uint8Array) => number {
   let afterCr = false;
   return (bytes) => {
     let largest = 0;
-    for (let at = 0; at < bytes.length; at++) {
-      const byte = bytes[at]!;
+    let at = 0;
+    // Native scans from one line break to the next: a byte-by-byte loop here cost more than parsing the frames.
+    let nextLf = bytes.indexOf(LF);
+    let nextCr = bytes.indexOf(CR);
+    while (at < bytes.length) {
+      if (nextLf !== -1 && nextLf < at) nextLf = bytes.indexOf(LF, at);
+      if (nextCr !== -1 && nextCr < at) nextCr = bytes.indexOf(CR, at);
+      const lineEnd = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+      const textEnd = lineEnd === -1 ? bytes.length : lineEnd;
+      if (textEnd > at) {
+        size += textEnd - at;
+        atLineStart = false;
+        afterCr = false;
+      }
+      if (lineEnd === -1) break;
+      const byte = bytes[lineEnd];
       size++;
+      at = lineEnd + 1;
       if (byte === LF && afterCr) {
         // The LF of a CRLF: the CR already ended the line.
         afterCr = false;
         continue;
       }
-      if (byte === LF || byte === CR) {
-        if (atLineStart) {
-          largest = Math.max(largest, size);
-          size = 0;
-        }
-        atLineStart = true;
-        afterCr = byte === CR;
-      } else {
-        atLineStart = false;
-        afterCr = false;
+      if (atLineStart) {
+        largest = Math.max(largest, size);
+        size = 0;
       }
+      atLineStart = true;
+      afterCr = byte === CR;
     }
     return Math.max(largest, size);
   };

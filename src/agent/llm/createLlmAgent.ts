@@ -1,19 +1,4 @@
-import {
-  asyncScheduler,
-  concat,
-  connect,
-  defer,
-  filter,
-  merge,
-  mergeMap,
-  of,
-  tap,
-  throwError,
-  timeout,
-  using,
-  type Observable,
-  type SchedulerLike,
-} from 'rxjs';
+import { asyncScheduler, concat, defer, EMPTY, filter, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
 import { DEFAULTS } from '../../config.js';
 import { AgentError } from '../../errors/AgentError.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
@@ -29,6 +14,7 @@ import { gateToolCall, pendingApprovals, type ToolGate } from '../tools/gateTool
 import type { Tool, ToolSource } from '../tools/tool.js';
 import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
 import { deadline } from './deadline.js';
+import { firstValueTimeout } from './firstValueTimeout.js';
 import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
@@ -186,14 +172,11 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         : upstreamChunks(post, { maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes })
     ).pipe(
       filter(carriesOutput),
-      timeout({
-        first: firstTokenTimeoutMs,
+      firstValueTimeout(
+        firstTokenTimeoutMs,
+        () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
         scheduler,
-        with: () =>
-          throwError(
-            () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
-          ),
-      }),
+      ),
       deadline(
         requestTimeoutMs,
         () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`),
@@ -242,18 +225,21 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     // The tools of this moment: a tool the model was offered is the one that runs, even if the list changes meanwhile.
     const serverTools = offer(request.approvals !== undefined);
     const steered = steers.map((input): AgentEvent => ({ type: 'steered', input }));
-    // Deltas pass straight through; only the turn's end (its last value) decides what comes next.
-    return concat(steered, callModel(request, messages, iteration, signal, serverTools)).pipe(
-      connect((turn$) =>
-        merge(
-          turn$.pipe(filter((event): event is AgentEvent => event.type !== 'turn_end')),
-          turn$.pipe(
-            filter((event): event is TurnEnd => event.type === 'turn_end'),
-            mergeMap((event) => afterTurn(event)),
-          ),
-        ),
-      ),
-    );
+    // Deltas pass straight through; only the turn's end (its last value) decides what comes next:
+    // concat and a filter, where connect and merge held a subject and four subscribers per call.
+    return defer(() => {
+      let end: TurnEnd | undefined;
+      const isDelta = (event: TurnEvent): event is AgentEvent => {
+        if (event.type !== 'turn_end') return true;
+        end = event;
+        return false;
+      };
+      return concat(
+        steered,
+        callModel(request, messages, iteration, signal, serverTools).pipe(filter(isDelta)),
+        defer(() => (end ? afterTurn(end) : EMPTY)),
+      );
+    });
 
     function afterTurn(event: TurnEnd): Observable<AgentEvent> {
       if (event.clientToolCalls.length > 0) {

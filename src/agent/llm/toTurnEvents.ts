@@ -1,4 +1,4 @@
-import { concat, connect, defer, filter, map, merge, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import type { ToolCall } from '../agent.js';
 import type { AgentEvent, AgentEventOf, Usage } from '../agentEvent.js';
 import { createTextBuffer } from './createTextBuffer.js';
@@ -49,7 +49,7 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
  */
 export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions = {}): OperatorFunction<UpstreamChunk, TurnEvent> {
   return (chunks$) =>
-    defer(() => {
+    new Observable<TurnEvent>((subscriber) => {
       const toolCalls = createToolCallAssembler();
       // Upstream index -> client index, in the order the client calls were recognised.
       const clientIndexes = new Map<number, number>();
@@ -84,47 +84,8 @@ export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions 
         };
       }
 
-      // rxgate asks for one choice, so a chunk carries at most one reasoning and one content delta:
-      // branches over the same chunks (reasoning, then content, then tool calls) emit them with no
-      // inner Observable per chunk, except for the rare chunk that carries client tool calls.
-      function deltasOf(chunk$: Observable<UpstreamChunk>): Observable<AgentEvent> {
-        return merge(
-          chunk$.pipe(
-            map((chunk): AgentEvent | undefined => {
-              if (chunk.usage) usage = toUsage(chunk.usage);
-              const delta = chunk.choices?.[0]?.delta;
-              const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-              return reasoning ? { type: 'reasoning', delta: reasoning } : undefined;
-            }),
-            filter((event) => event !== undefined),
-          ),
-          chunk$.pipe(
-            map((chunk): AgentEvent | undefined => {
-              const choice = chunk.choices?.[0];
-              if (!choice) return undefined;
-              if (choice.finish_reason) finishReason = choice.finish_reason;
-              const text = choice.delta?.content;
-              if (!text) return undefined;
-              content.append(text);
-              return { type: 'text', delta: text };
-            }),
-            filter((event) => event !== undefined),
-          ),
-          chunk$.pipe(
-            map((chunk): ToolCallDelta[] | undefined => {
-              const fragments = chunk.choices?.[0]?.delta?.tool_calls;
-              if (!fragments?.length) return undefined;
-              const deltas = fragments.map(route).filter((delta) => delta !== undefined);
-              return deltas.length > 0 ? deltas : undefined;
-            }),
-            filter((deltas) => deltas !== undefined),
-            mergeMap((deltas) => deltas),
-          ),
-        );
-      }
-
-      const end$ = defer(() => {
-        const turnEnd: TurnEnd = {
+      function turnEnd(): TurnEnd {
+        return {
           type: 'turn_end',
           content: content.text(),
           toolCalls: toolCalls
@@ -134,8 +95,36 @@ export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions 
           clientToolCalls: [...clientIndexes.keys()].map((at) => toolCalls.call(at)),
           finishReason,
         };
-        return usage ? of<TurnEvent[]>({ type: 'usage', usage }, turnEnd) : of(turnEnd);
+      }
+
+      // rxgate asks for one choice, so a chunk carries at most one reasoning and one content delta,
+      // emitted in that order (then its client tool-call pieces) by the one subscriber every delta
+      // of every answer goes through: no branches, no inner Observable per chunk.
+      return chunks$.subscribe({
+        next: (chunk) => {
+          if (chunk.usage) usage = toUsage(chunk.usage);
+          const choice = chunk.choices?.[0];
+          if (!choice) return;
+          const delta = choice.delta;
+          const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+          if (reasoning) subscriber.next({ type: 'reasoning', delta: reasoning });
+          if (choice.finish_reason) finishReason = choice.finish_reason;
+          const text = delta?.content;
+          if (text) {
+            content.append(text);
+            subscriber.next({ type: 'text', delta: text });
+          }
+          for (const fragment of delta?.tool_calls ?? []) {
+            const piece = route(fragment);
+            if (piece) subscriber.next(piece);
+          }
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          if (usage) subscriber.next({ type: 'usage', usage });
+          subscriber.next(turnEnd());
+          subscriber.complete();
+        },
       });
-      return concat(chunks$.pipe(connect(deltasOf)), end$);
     });
 }

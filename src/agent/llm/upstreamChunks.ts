@@ -1,12 +1,12 @@
 import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs';
-import type { z } from 'zod';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { createFrameMeter } from './createFrameMeter.js';
 import { openUpstream, type UpstreamPost } from './openUpstream.js';
 import { redactSecret } from './redactSecret.js';
 import { toUpstreamError } from './toUpstreamError.js';
-import { upstreamChunkSchema, type UpstreamChunk } from './upstreamChunk.js';
+import { readUpstreamChunk } from './readUpstreamChunk.js';
+import type { UpstreamChunk } from './upstreamChunk.js';
 
 export interface UpstreamChunksOptions {
   /**
@@ -14,15 +14,6 @@ export interface UpstreamChunksOptions {
    * call fails with `malformed_frame` instead of buffering an endless line. Default: 1 MiB.
    */
   readonly maxFrameBytes?: number;
-}
-
-/** `choices[0].delta.content: Invalid input: expected string, received object` */
-function describeIssue({ path, message }: z.core.$ZodIssue): string {
-  const where = path.reduce<string>(
-    (at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)),
-    '',
-  );
-  return `${where || 'the chunk'}: ${message}`;
 }
 
 /**
@@ -40,8 +31,13 @@ function describeIssue({ path, message }: z.core.$ZodIssue): string {
  */
 export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }: UpstreamChunksOptions = {}): Observable<UpstreamChunk> {
   return new Observable<UpstreamChunk>((subscriber) => {
+    // Aborted by an unsubscription or by the run's own signal: a listener, not `AbortSignal.any`,
+    // whose composite signal and weak references every open stream would hold.
     const controller = new AbortController();
-    const signal = AbortSignal.any([post.signal, controller.signal]);
+    const { signal } = controller;
+    const abortWithRun = () => controller.abort(post.signal.reason);
+    if (post.signal.aborted) abortWithRun();
+    else post.signal.addEventListener('abort', abortWithRun, { once: true });
     const { url, apiKey } = post;
 
     // Only a request still in flight is aborted: aborting a finished one costs an AbortError and its stack.
@@ -81,9 +77,9 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
             );
             return;
           }
-          const parsed = upstreamChunkSchema.safeParse(json);
-          if (!parsed.success) {
-            const problem = describeIssue(parsed.error.issues[0]!);
+          const read = readUpstreamChunk(json);
+          if ('problem' in read) {
+            const { problem } = read;
             failure = new UpstreamError(
               'malformed_frame',
               `sent a chunk rxgate cannot read (${problem}): ${redactSecret(data.slice(0, 200), apiKey)}`,
@@ -91,7 +87,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
             );
             return;
           }
-          const chunk = parsed.data;
+          const { chunk } = read;
           if (chunk.choices?.some((choice) => choice.finish_reason)) finished = true;
           subscriber.next(chunk);
         },
@@ -131,6 +127,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
       subscriber.error(error instanceof UpstreamError ? error : toUpstreamError(error, url, 'stream'));
     });
     return () => {
+      post.signal.removeEventListener('abort', abortWithRun);
       if (!settled) controller.abort(new Error('upstream request cancelled'));
     };
   });
