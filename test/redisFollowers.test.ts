@@ -102,8 +102,8 @@ describe('followers of runs on several instances', () => {
           }),
         );
       }
-      // Let the last runs end and their followers' subscriptions go.
-      await delay(500);
+      // Let the last runs end, their followers' subscriptions go, and the sockets' 5 s keep-alive timers run out.
+      await delay(6_000);
     };
     const connections = [await connectionsOf(a), await connectionsOf(b)];
     await followAndAbandon(500);
