@@ -4,7 +4,7 @@ import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { RedisCoordinator } from '../src/store/redis/RedisCoordinator.js';
 import { RedisStore } from '../src/store/redis/RedisStore.js';
 import { startOwnRedis } from './support/ownRedis.js';
-import { answer, createScriptedUpstream } from './support/scriptedUpstream.js';
+import { answer, createScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
 import { startApp } from './support/startApp.js';
 import { watchedLogger } from './support/watchedLogger.js';
 
@@ -23,20 +23,26 @@ async function until(check: () => Promise<boolean>, withinMs: number): Promise<v
   }
 }
 
+/** A gateway with a coordinator on a redis-server of the test's own and one scripted upstream, all closed after the test. */
+async function gatewayOnOwnRedis(script: UpstreamScript, maxConcurrent: number) {
+  const redis = await startOwnRedis();
+  cleanups.push(redis.stop);
+  const upstream = await createScriptedUpstream([script]);
+  cleanups.push(() => upstream.close());
+  const { logger } = watchedLogger();
+  const store = await RedisStore.open({ url: redis.url, logger });
+  cleanups.push(() => store.close());
+  const coordinator = await RedisCoordinator.start(store, { leaseMs: 600, maxConcurrent, logger });
+  cleanups.push(() => coordinator.close());
+  const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger });
+  const app = await startApp(agent, {}, { store, coordinator, logger });
+  cleanups.push(() => app.close());
+  return { redis, upstream, store, app };
+}
+
 describe('Redis going away under a running gateway', () => {
   it('refuses new runs with 503 store_unavailable, keeps streaming chat completions, reports it, and recovers by itself', async () => {
-    const redis = await startOwnRedis();
-    cleanups.push(redis.stop);
-    const upstream = await createScriptedUpstream([answer('fine')]);
-    cleanups.push(() => upstream.close());
-    const { logger } = watchedLogger();
-    const store = await RedisStore.open({ url: redis.url, logger });
-    cleanups.push(() => store.close());
-    const coordinator = await RedisCoordinator.start(store, { leaseMs: 600, maxConcurrent: 4, logger });
-    cleanups.push(() => coordinator.close());
-    const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger });
-    const app = await startApp(agent, {}, { store, coordinator, logger });
-    cleanups.push(() => app.close());
+    const { redis, app } = await gatewayOnOwnRedis(answer('fine'), 4);
 
     expect((await post(`${app.url}/v1/runs`, { input: 'hi' })).status).toBe(202);
     await redis.stop();
@@ -57,18 +63,7 @@ describe('Redis going away under a running gateway', () => {
   }, 30_000);
 
   it('counts again, once Redis restarted empty, the runs in flight here: the cluster-wide cap still holds', async () => {
-    const redis = await startOwnRedis();
-    cleanups.push(redis.stop);
-    const upstream = await createScriptedUpstream([{ steps: [{ stall: true }] }]);
-    cleanups.push(() => upstream.close());
-    const { logger } = watchedLogger();
-    const store = await RedisStore.open({ url: redis.url, logger });
-    cleanups.push(() => store.close());
-    const coordinator = await RedisCoordinator.start(store, { leaseMs: 600, maxConcurrent: 1, logger });
-    cleanups.push(() => coordinator.close());
-    const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger });
-    const app = await startApp(agent, {}, { store, coordinator, logger });
-    cleanups.push(() => app.close());
+    const { redis, upstream, store, app } = await gatewayOnOwnRedis({ steps: [{ stall: true }] }, 1);
     expect((await post(`${app.url}/v1/runs`, { input: 'hi' })).status).toBe(202);
     await upstream.request(0);
 
