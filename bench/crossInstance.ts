@@ -1,26 +1,32 @@
-// `npm run bench:instances`: what several instances on one Redis cost against one instance on SQLite:
-// stop latency (POST /stop to the upstream request's socket closed) and follower fan-out (events/s
-// delivered to 200 followers of one run). Needs Redis on RXGATE_BENCH_REDIS_URL (default 127.0.0.1:6379/0).
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
-import { loadConfig } from '../src/config.js';
-import { silentLogger } from '../src/logger.js';
-import { createApp } from '../src/http/createApp.js';
-import type { Coordinator } from '../src/store/Coordinator.js';
-import { RedisCoordinator } from '../src/store/redis/RedisCoordinator.js';
-import { RedisStore } from '../src/store/redis/RedisStore.js';
-import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
-import type { Store } from '../src/store/Store.js';
-import { fixed, median, p99 } from './stats.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from 'redis';
+import { launchGateway, type Gateway } from './launchGateway.js';
+import { median, p99 } from './stats.js';
 
-const REDIS_URL = process.env.RXGATE_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-const quick = process.argv.includes('--quick');
-const STOP_TRIALS = quick ? 20 : 200;
-const FOLLOWERS = 200;
-const DELTAS = quick ? 200 : 2_000;
+export interface CrossInstancePlan {
+  readonly redisUrl: string;
+  readonly stopTrials: number;
+  readonly followers: number;
+  readonly deltas: number;
+}
+
+export interface CrossInstanceRow {
+  readonly setup: 'sqlite' | 'redis';
+  readonly stopMedian: number;
+  readonly stopP99: number;
+  /** Events delivered per second, summed over every follower. */
+  readonly fanOut: number;
+  /** Followers that saw the run's whole sequence, each event once. */
+  readonly completeFollowers: number;
+}
+
+export type CrossInstanceResult = { readonly rows: readonly CrossInstanceRow[] } | { readonly skipped: string };
 
 async function listen(server: Server): Promise<string> {
   server.listen(0, '127.0.0.1');
@@ -28,12 +34,17 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** An upstream that is silent after its headers (`stall`) or streams `DELTAS` deltas once `release` is called; reports each request's socket close. */
-async function startUpstream() {
+/** An upstream that is silent after its headers (`stall`) or streams `deltas` deltas once `open` is called; reports each request's socket close. */
+async function startUpstream(deltas: number) {
   let mode: 'stall' | 'stream' = 'stall';
   let opened: (() => void) | undefined;
   let gate = Promise.resolve();
   const arrivals: ((request: { closed: Promise<number> }) => void)[] = [];
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  let answer = chunk({ role: 'assistant', content: '' });
+  for (let i = 0; i < deltas; i++) answer += chunk({ content: `${i} ` });
+  answer += `${chunk({}, 'stop')}data: [DONE]\n\n`;
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -41,14 +52,7 @@ async function startUpstream() {
       arrivals.shift()?.({ closed });
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
-      if (mode === 'stall') return;
-      void gate.then(() => {
-        const chunk = (delta: object, finish: string | null = null) =>
-          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-        let body = chunk({ role: 'assistant', content: '' });
-        for (let i = 0; i < DELTAS; i++) body += chunk({ content: `${i} ` });
-        res.end(`${body}${chunk({}, 'stop')}data: [DONE]\n\n`);
-      });
+      if (mode === 'stream') void gate.then(() => res.end(answer));
     });
   });
   const baseUrl = `${await listen(server)}/v1`;
@@ -66,135 +70,112 @@ async function startUpstream() {
   };
 }
 
-interface Instance {
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-async function startInstance(baseUrl: string, store: Store, coordinator?: Coordinator): Promise<Instance> {
-  const config = { ...loadConfig({}), maxConcurrentRuns: 1_000, maxFollowersPerRun: FOLLOWERS };
-  const agent = createLlmAgent({ baseUrl, model: 'm', tools: [] });
-  const { app, recovered } = createApp({ agent, config, store, coordinator });
-  await recovered;
-  const server = createServer(app);
-  const url = await listen(server);
-  return {
-    url,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await coordinator?.close();
-      await store.close();
-    },
-  };
-}
+type Upstream = Awaited<ReturnType<typeof startUpstream>>;
 
 const post = (url: string, body?: unknown) => fetch(url, { method: 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
 
-async function createRun(url: string): Promise<string> {
-  return ((await (await post(`${url}/v1/runs`, { input: 'hi' })).json()) as { run_id: string }).run_id;
+async function createRun(origin: string): Promise<string> {
+  return ((await (await post(`${origin}/v1/runs`, { input: 'hi' })).json()) as { run_id: string }).run_id;
 }
 
-async function stopLatencies(upstream: Awaited<ReturnType<typeof startUpstream>>, owner: Instance, asked: Instance): Promise<number[]> {
+/** From `POST /stop` on `asked` to the upstream request of the run on `owner` seeing its socket close, in ms. */
+async function stopLatencies(upstream: Upstream, owner: Gateway, asked: Gateway, trials: number): Promise<number[]> {
   upstream.stall();
   const samples: number[] = [];
-  for (let trial = 0; trial < STOP_TRIALS; trial++) {
+  for (let trial = 0; trial < trials; trial++) {
     const arrived = upstream.nextRequest();
-    const id = await createRun(owner.url);
+    const id = await createRun(owner.origin);
     const { closed } = await arrived;
     const stoppedAt = performance.now();
-    const answer = await post(`${asked.url}/v1/runs/${id}/stop`);
+    const answer = await post(`${asked.origin}/v1/runs/${id}/stop`);
     await answer.arrayBuffer();
     samples.push((await closed) - stoppedAt);
   }
   return samples;
 }
 
-/** Events per second delivered to `FOLLOWERS` followers (spread over `instances`) of one run of `DELTAS` deltas. */
-async function fanOut(
-  upstream: Awaited<ReturnType<typeof startUpstream>>,
-  owner: Instance,
-  instances: readonly Instance[],
-): Promise<number> {
+/** The event ids a follower received, in order. */
+async function eventIds(body: ReadableStream<Uint8Array>): Promise<number[]> {
+  let text = '';
+  const decoder = new TextDecoder();
+  for await (const part of body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(part, { stream: true });
+  return [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+}
+
+/** `followers` followers (spread over `instances`) of one run of the owner's: events per second delivered, and how many saw every event once. */
+async function fanOut(upstream: Upstream, owner: Gateway, instances: readonly Gateway[], followers: number) {
   upstream.streamAfterGate();
-  const id = await createRun(owner.url);
-  const followers = await Promise.all(
-    Array.from({ length: FOLLOWERS }, async (_, index) => {
-      const response = await fetch(`${instances[index % instances.length]!.url}/v1/runs/${id}/events`);
-      return response.body!;
-    }),
+  const id = await createRun(owner.origin);
+  const bodies = await Promise.all(
+    Array.from(
+      { length: followers },
+      async (_, index) => (await fetch(`${instances[index % instances.length]!.origin}/v1/runs/${id}/events`)).body!,
+    ),
   );
   const startedAt = performance.now();
   upstream.open();
-  const counts = await Promise.all(
-    followers.map(async (body) => {
-      let text = '';
-      const decoder = new TextDecoder();
-      for await (const part of body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(part, { stream: true });
-      return text.split('\nid: ').length - 1;
-    }),
-  );
+  const sequences = await Promise.all(bodies.map(eventIds));
   const seconds = (performance.now() - startedAt) / 1000;
-  return counts.reduce((sum, count) => sum + count, 0) / seconds;
+  const length = Math.max(...sequences.map((ids) => ids.length));
+  return {
+    fanOut: sequences.reduce((sum, ids) => sum + ids.length, 0) / seconds,
+    completeFollowers: sequences.filter((ids) => ids.length === length && ids.every((seq, index) => seq === index)).length,
+  };
 }
 
-const log = (message: string) => process.stderr.write(`[bench:instances] ${message}\n`);
-
-async function main(): Promise<void> {
-  const upstream = await startUpstream();
-  const rows: string[] = [];
-
-  const sqlite = await startInstance(upstream.baseUrl, new SqliteStore({ dataDir: ':memory:' }));
-  log('SQLite: stop latency');
-  const sqliteStop = await stopLatencies(upstream, sqlite, sqlite);
-  log('SQLite: fan-out');
-  const sqliteFanOut = await fanOut(upstream, sqlite, [sqlite]);
-  await sqlite.close();
-  rows.push(
-    `| SQLite, one instance (stop on the owner) | ${fixed(median(sqliteStop))} | ${fixed(p99(sqliteStop))} | ${Math.round(sqliteFanOut)} |`,
+async function redisAnswers(url: string): Promise<boolean> {
+  const client = createClient({ url, socket: { connectTimeout: 1_000, reconnectStrategy: false } });
+  client.on('error', () => undefined);
+  const answered = await client.connect().then(
+    async () => (await client.ping()) === 'PONG',
+    () => false,
   );
+  if (client.isOpen) client.destroy();
+  return answered;
+}
 
+async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const client = createClient({ url });
+  await client.connect();
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1_000 })) if (keys.length > 0) await client.del(keys);
+  client.destroy();
+}
+
+async function measureSetup(
+  setup: CrossInstanceRow['setup'],
+  upstream: Upstream,
+  settings: Record<string, string>,
+  plan: CrossInstancePlan,
+): Promise<CrossInstanceRow> {
+  const instances = await Promise.all((setup === 'redis' ? [0, 1] : [0]).map(() => launchGateway('rxgate', upstream.baseUrl, settings)));
+  const owner = instances[0]!;
+  const asked = instances.at(-1)!;
+  await stopLatencies(upstream, owner, asked, Math.ceil(plan.stopTrials / 10));
+  const stops = await stopLatencies(upstream, owner, asked, plan.stopTrials);
+  const delivered = await fanOut(upstream, owner, instances, plan.followers);
+  for (const instance of instances) await instance.stop();
+  return { setup, stopMedian: median(stops), stopP99: p99(stops), ...delivered };
+}
+
+/**
+ * What several instances on one Redis cost against one instance on a SQLite file: stop latency
+ * (`POST /v1/runs/{id}/stop` on an instance to the upstream request of the run on the owner seeing
+ * its socket close) and fan-out (events per second delivered to the followers of one run, spread
+ * over the instances). Each instance is a gateway process of its own, like every other target.
+ */
+export async function measureCrossInstance(plan: CrossInstancePlan): Promise<CrossInstanceResult> {
+  if (!(await redisAnswers(plan.redisUrl))) return { skipped: `no Redis answered at ${plan.redisUrl}` };
+  const upstream = await startUpstream(plan.deltas);
+  const common = { RXGATE_MAX_CONCURRENT_RUNS: '1000', RXGATE_MAX_FOLLOWERS_PER_RUN: String(plan.followers) };
+  const dataDir = await mkdtemp(join(tmpdir(), 'rxgate-bench-'));
   const prefix = `rxgate-bench:${randomUUID().slice(0, 8)}:`;
-  const redis = await Promise.all(
-    [0, 1].map(async () => {
-      const store = await RedisStore.open({ url: REDIS_URL, prefix });
-      const coordinator = await RedisCoordinator.start(store, {
-        leaseMs: 10_000,
-        maxConcurrent: 1_000,
-        logger: silentLogger,
-      });
-      return startInstance(upstream.baseUrl, store, coordinator);
-    }),
-  );
-  const [a, b] = redis as [Instance, Instance];
-  log('Redis: stop latency');
-  const redisStop = await stopLatencies(upstream, a, b);
-  log('Redis: fan-out');
-  const redisFanOut = await fanOut(upstream, a, [a, b]);
-  rows.push(
-    `| Redis, two instances (stop on B, run on A) | ${fixed(median(redisStop))} | ${fixed(p99(redisStop))} | ${Math.round(redisFanOut)} |`,
-  );
-  for (const instance of redis) await instance.close();
-  await upstream.close();
-
-  const cleaner = await RedisStore.open({ url: REDIS_URL, prefix });
-  for await (const keys of cleaner.redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 1_000 }))
-    if (keys.length > 0) await cleaner.redis.del(keys);
-  await cleaner.close();
-
-  process.stdout.write(
-    [
-      `stop: ${STOP_TRIALS} runs against a silent upstream; fan-out: ${FOLLOWERS} followers of one run of ${DELTAS} deltas`,
-      '',
-      '| Setup | stop → upstream aborted p50 (ms) | p99 (ms) | fan-out (events/s delivered) |',
-      '| --- | --- | --- | --- |',
-      ...rows,
-      '',
-    ].join('\n'),
-  );
+  try {
+    const sqlite = await measureSetup('sqlite', upstream, { ...common, RXGATE_DATA_DIR: dataDir }, plan);
+    const redis = await measureSetup('redis', upstream, { ...common, RXGATE_REDIS_URL: plan.redisUrl, RXGATE_REDIS_PREFIX: prefix }, plan);
+    return { rows: [sqlite, redis] };
+  } finally {
+    await upstream.close();
+    await rm(dataDir, { recursive: true, force: true });
+    await deleteKeys(plan.redisUrl, prefix);
+  }
 }
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${String((error as Error).stack ?? error)}\n`);
-  process.exit(1);
-});

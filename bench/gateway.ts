@@ -6,6 +6,8 @@ import { writeHeapSnapshot } from 'node:v8';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/http/createApp.js';
+import { silentLogger } from '../src/logger.js';
+import { openConfiguredStore } from '../src/store/openConfiguredStore.js';
 import type { ActiveRuns } from '../src/pipeline/activeRuns.js';
 import { bareRelay } from './bareRelay.js';
 import { betterSseRelay } from './betterSseRelay.js';
@@ -30,13 +32,19 @@ export interface GatewayStats {
 
 export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean; heapSnapshot?: string };
 
-const [kind, upstreamUrl, maxBufferedBytes] = process.argv.slice(2) as [GatewayKind, string, string | undefined];
+const [kind, upstreamUrl, settingsJson] = process.argv.slice(2) as [GatewayKind, string, string];
+/** `RXGATE_*` settings for rxgate, as the environment would give them. */
+const settings = JSON.parse(settingsJson) as Record<string, string>;
 let activeRuns: ActiveRuns | undefined;
 let listener: RequestListener;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
-  const config = { ...loadConfig({ RXGATE_TOOLS: '', ...(maxBufferedBytes ? { RXGATE_MAX_BUFFERED_BYTES: maxBufferedBytes } : {}) }) };
+  const config = loadConfig({ RXGATE_TOOLS: '', ...settings });
   const agent = createLlmAgent({ baseUrl: upstreamUrl, model: 'bench', tools: [] });
-  const rxgate = createApp({ agent, config, ...(kind === 'rxgate-no-metrics' ? { metrics: noopMetrics() } : {}) });
+  // With a store setting, the store it chooses (as the CLI opens it); else the in-memory default of `createApp`.
+  const { store, coordinator } =
+    settings.RXGATE_REDIS_URL || settings.RXGATE_DATA_DIR ? await openConfiguredStore(config, silentLogger) : {};
+  const rxgate = createApp({ agent, config, store, coordinator, ...(kind === 'rxgate-no-metrics' ? { metrics: noopMetrics() } : {}) });
+  await rxgate.recovered;
   activeRuns = rxgate.activeRuns;
   listener = rxgate.app;
 } else {

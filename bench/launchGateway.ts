@@ -14,10 +14,11 @@ export interface Gateway {
 /**
  * Starts the thing under test in its own Node process (with `--expose-gc`), so the load generator
  * does not share its event loop; compiled with `tsc` first (`buildGateway`), as the product ships.
+ * `settings` are `RXGATE_*` variables for rxgate (a store setting makes it open that store).
  */
-export async function launchGateway(kind: GatewayKind, upstreamUrl: string, extraArgs: string[] = []): Promise<Gateway> {
+export async function launchGateway(kind: GatewayKind, upstreamUrl: string, settings: Record<string, string> = {}): Promise<Gateway> {
   await buildGateway();
-  const child = fork(COMPILED_GATEWAY, [kind, upstreamUrl, ...extraArgs], {
+  const child = fork(COMPILED_GATEWAY, [kind, upstreamUrl, JSON.stringify(settings)], {
     execArgv: ['--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

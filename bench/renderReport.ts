@@ -2,6 +2,7 @@ import type { LatencyRow } from './addedLatency.js';
 import type { CancellationRow } from './cancellation.js';
 import { CHARTS } from './charts.js';
 import type { ConcurrencyRow } from './concurrency.js';
+import type { CrossInstancePlan, CrossInstanceResult, CrossInstanceRow } from './crossInstance.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
 import { fixed, kib, mib } from './stats.js';
@@ -18,6 +19,8 @@ export interface Report {
   readonly cancellation: readonly CancellationRow[];
   readonly concurrency: readonly ConcurrencyRow[];
   readonly soak: SoakResult;
+  /** Absent from results of runs before issue 14's figure. */
+  readonly crossInstance?: CrossInstanceResult;
   readonly minutes: number;
   readonly date: string;
 }
@@ -211,6 +214,31 @@ function soakSection(soak: SoakResult): string {
   ].join('\n');
 }
 
+function crossInstanceSection(result: CrossInstanceResult, plan: CrossInstancePlan): string {
+  const heading = ['## 6. Several instances', ''];
+  if ('skipped' in result) return [...heading, `Not measured in this run: ${result.skipped} (set \`RXGATE_BENCH_REDIS_URL\`).`].join('\n');
+  const row = (setup: CrossInstanceRow['setup']) => result.rows.find((candidate) => candidate.setup === setup)!;
+  const sqlite = row('sqlite');
+  const redis = row('redis');
+  const label = { sqlite: 'SQLite file, one instance (stop on the owner)', redis: 'Redis, two instances (run on A, stop on B)' };
+  return [
+    ...heading,
+    `What sharing runs through Redis costs (issue 14): two rxgate processes on the Redis at \`${plan.redisUrl}\` (a key prefix of their own, deleted afterwards), against one process on a SQLite file, each process started like every other target with the store the settings choose (\`RXGATE_REDIS_URL\` or \`RXGATE_DATA_DIR\`). ` +
+      `*Stop*: ${plan.stopTrials} runs (after ${Math.ceil(plan.stopTrials / 10)} unmeasured), one at a time, against an upstream that is silent after its headers; from \`POST /v1/runs/{id}/stop\` to the upstream seeing the run's request socket close (with Redis, the stop is sent to the instance that does not run it). ` +
+      `*Fan-out*: ${plan.followers} followers of one run of ${plan.deltas.toLocaleString('en-US')} deltas (with Redis, half on each instance), all attached before the upstream starts; events delivered per second, summed over the followers, to the last event of the last follower; *complete* counts the followers that saw every event id from 0 in order, each once.`,
+    '',
+    '| Setup | Stop → upstream aborted p50 ms | p99 ms | Fan-out events/s | Complete followers |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...result.rows.map(
+      (r) =>
+        `| ${label[r.setup]} | ${fixed(r.stopMedian, 2)} | ${fixed(r.stopP99, 2)} | ${Math.round(r.fanOut).toLocaleString('en-US')} | ${r.completeFollowers}/${plan.followers} |`,
+    ),
+    '',
+    `**What it shows.** A stop that crosses instances takes ${fixed(Math.abs(redis.stopMedian - sqlite.stopMedian), 2)} ms ${redis.stopMedian >= sqlite.stopMedian ? 'more' : 'less'} at the median than one on the owner with SQLite: B records the stop in Redis and publishes it, A's subscriber hears it and interrupts the run. ` +
+      `Fan-out through Redis delivers ${fixed(redis.fanOut / sqlite.fanOut, 2)}× the events per second of one SQLite instance: the owner writes each event once to the run's stream, and each instance's blocking reader wakes its own followers, who read the new entries with XRANGE.`,
+  ].join('\n');
+}
+
 /** The goals of issue 16, each a ratio to the pipe floor measured in the same run. */
 function goals(report: Report): string {
   const { latency, throughput, cancellation, concurrency } = report;
@@ -299,7 +327,7 @@ export function renderReport(report: Report): string {
     '- **bare**: a `node:http` relay that parses the upstream SSE with eventsource-parser, re-serialises each frame and writes it; nothing else (`bench/bareRelay.ts`).',
     '- **better-sse**: the same relay pushing each frame with better-sse `session.push` (which adds `event:` and `id:` lines) (`bench/betterSseRelay.ts`).',
     '',
-    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process).',
+    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process, `RXGATE_BENCH_REDIS_URL` for the Redis of figure 6, default `redis://127.0.0.1:6379/0`).',
     '',
     `Plan of this run: \`${JSON.stringify(report.plan)}\``,
     '',
@@ -324,5 +352,6 @@ export function renderReport(report: Report): string {
     '',
     soakSection(report.soak),
     '',
+    ...(report.crossInstance ? [crossInstanceSection(report.crossInstance, report.plan.crossInstance as CrossInstancePlan), ''] : []),
   ].join('\n');
 }

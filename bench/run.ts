@@ -5,6 +5,7 @@ import { measureAddedLatency } from './addedLatency.js';
 import { measureCancellation } from './cancellation.js';
 import { writeCharts } from './charts.js';
 import { createClient } from './client.js';
+import { measureCrossInstance } from './crossInstance.js';
 import { measureConcurrency, type ConcurrencyRow } from './concurrency.js';
 import { launchGateway, type Gateway } from './launchGateway.js';
 import { measureLatencyUnderLoad } from './latencyUnderLoad.js';
@@ -28,6 +29,12 @@ const plan = {
     deadlineMs: quick ? 30_000 : 240_000,
   },
   soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
+  crossInstance: {
+    redisUrl: process.env.RXGATE_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
+    stopTrials: quick ? 20 : 200,
+    followers: 200,
+    deltas: quick ? 200 : 2_000,
+  },
 };
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -43,9 +50,9 @@ async function measureAll(): Promise<Report> {
   const target = (kind: string) => ({ name: kind, origin: gateways.get(kind)!.origin });
   const client = createClient();
 
-  log(`1/5 added latency ${JSON.stringify(plan.latency)}`);
+  log(`1/6 added latency ${JSON.stringify(plan.latency)}`);
   const latency = await measureAddedLatency(client, upstream, [target('rxgate'), target('pipe'), target('bare')], plan.latency);
-  log(`1/5 added latency under concurrent clients ${JSON.stringify(plan.loadedLatency)}`);
+  log(`1/6 added latency under concurrent clients ${JSON.stringify(plan.loadedLatency)}`);
   const loadedLatency = await measureLatencyUnderLoad(
     client,
     upstream,
@@ -53,19 +60,19 @@ async function measureAll(): Promise<Report> {
     plan.loadedLatency,
   );
 
-  log(`2/5 streaming throughput ${JSON.stringify(plan.throughput)}`);
+  log(`2/6 streaming throughput ${JSON.stringify(plan.throughput)}`);
   const throughput = await measureThroughput(
     client,
     ['rxgate', 'rxgate-no-metrics', 'pipe', 'bare', 'better-sse'].map(target),
     plan.throughput,
   );
 
-  log(`3/5 cancellation ${JSON.stringify(plan.cancellation)}`);
+  log(`3/6 cancellation ${JSON.stringify(plan.cancellation)}`);
   const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('pipe'), target('bare')], plan.cancellation);
   await client.close();
   for (const gateway of gateways.values()) await gateway.stop();
 
-  log(`4/5 concurrency ${JSON.stringify(plan.concurrency)}`);
+  log(`4/6 concurrency ${JSON.stringify(plan.concurrency)}`);
   const concurrency: ConcurrencyRow[] = [];
   for (const streams of plan.concurrency.sizes) {
     for (const kind of ['rxgate', 'pipe', 'bare'] as const) {
@@ -80,12 +87,15 @@ async function measureAll(): Promise<Report> {
     }
   }
 
-  log(`5/5 leak soak ${JSON.stringify(plan.soak)}`);
+  log(`5/6 leak soak ${JSON.stringify(plan.soak)}`);
   const soakGateway = await launchGateway('rxgate', upstream.baseUrl);
   await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: quick ? 20 : 500 });
   const soak = await soakAborts(createClient, soakGateway, upstream, plan.soak);
   await soakGateway.stop();
   await upstream.close();
+
+  log(`6/6 several instances ${JSON.stringify(plan.crossInstance)}`);
+  const crossInstance = await measureCrossInstance(plan.crossInstance);
 
   const machine = {
     cores: availableParallelism(),
@@ -105,6 +115,7 @@ async function measureAll(): Promise<Report> {
     cancellation,
     concurrency,
     soak,
+    crossInstance,
     minutes: (performance.now() - started) / 60_000,
     date: new Date().toISOString().slice(0, 10),
   };
