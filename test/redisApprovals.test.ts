@@ -3,12 +3,10 @@ import { approvalPolicy } from '../src/agent/tools/approvalPolicy.js';
 import { noteTool } from '../src/agent/tools/noteTool.js';
 import { followRun } from './support/followRun.js';
 import { useInstances } from './support/redisInstances.js';
+import { post } from './support/runsClient.js';
 import { answer, toolCalls, type UpstreamScript } from './support/scriptedUpstream.js';
 
 const { start } = useInstances();
-
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
 
 const NOTE = { tools: [noteTool], requireApproval: approvalPolicy(['note']) };
 

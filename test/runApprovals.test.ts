@@ -6,6 +6,7 @@ import { calculatorTool } from '../src/agent/tools/calculatorTool.js';
 import { noteTool } from '../src/agent/tools/noteTool.js';
 import type { AppConfig } from '../src/http/createApp.js';
 import { followRun } from './support/followRun.js';
+import { createRun, post } from './support/runsClient.js';
 import { answer, createScriptedUpstream, toolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
 import { startApp, type TestApp } from './support/startApp.js';
 
@@ -31,15 +32,6 @@ async function start(scripts: readonly UpstreamScript[], config: Partial<AppConf
   return app.url;
 }
 
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-
-async function createRun(url: string): Promise<string> {
-  const response = await post(`${url}/v1/runs`, { input: 'note that we need milk' });
-  expect(response.status).toBe(202);
-  return ((await response.json()) as { run_id: string }).run_id;
-}
-
 const noteCall = (id: string, text = 'milk') => toolCalls({ id, name: 'note', fragments: [JSON.stringify({ text })] });
 
 /** The content of the last message the model was sent in its `index`th call. */
@@ -59,7 +51,7 @@ interface Required {
 describe('a run whose tool call needs approval', () => {
   it('waits for it, shows waiting_for_approval, and on "once" runs the call; the events resume with Last-Event-ID', async () => {
     const url = await start([noteCall('call_1'), answer('Noted.')]);
-    const runId = await createRun(url);
+    const runId = await createRun(url, 'note that we need milk');
     const events = await followRun(url, runId);
     const required = await events.until<Required>('approval.required');
     expect(required).toMatchObject({
@@ -132,7 +124,7 @@ describe('a run whose tool call needs approval', () => {
 
   it('on "always", does not wait for the later calls of the same tool', async () => {
     const url = await start([noteCall('call_1'), noteCall('call_2', 'eggs'), answer('Both noted.')]);
-    const runId = await createRun(url);
+    const runId = await createRun(url, 'note that we need milk');
     const events = await followRun(url, runId);
     const required = await events.until<Required>('approval.required');
 
@@ -146,7 +138,7 @@ describe('a run whose tool call needs approval', () => {
 
   it('on "deny", never runs the call: the model reads that a person refused it, with the reason', async () => {
     const url = await start([noteCall('call_1'), answer('Understood.')]);
-    const runId = await createRun(url);
+    const runId = await createRun(url, 'note that we need milk');
     const events = await followRun(url, runId);
     const required = await events.until<Required>('approval.required');
 
@@ -171,7 +163,7 @@ describe('a run whose tool call needs approval', () => {
 
   it('denies a call nobody answered within RXGATE_APPROVAL_TIMEOUT_MS, with a reason that says it timed out', async () => {
     const url = await start([noteCall('call_1'), answer('Nobody answered.')], { approvalTimeoutMs: 200 });
-    const runId = await createRun(url);
+    const runId = await createRun(url, 'note that we need milk');
     const events = await followRun(url, runId);
 
     const resolved = await events.until('approval.resolved');
@@ -189,7 +181,7 @@ describe('a run whose tool call needs approval', () => {
 
   it('ends cancelled on a stop while it waits; the call never starts and the model is not called again', async () => {
     const url = await start([noteCall('call_1'), answer('never')]);
-    const runId = await createRun(url);
+    const runId = await createRun(url, 'note that we need milk');
     const events = await followRun(url, runId);
     const required = await events.until<Required>('approval.required');
 
@@ -207,7 +199,7 @@ describe('a run whose tool call needs approval', () => {
 describe('a run waiting for approval at shutdown', () => {
   it('ends failed with "Server shutting down"; the call never starts', async () => {
     const url = await start([noteCall('call_1'), answer('never')]);
-    const runId = await createRun(url);
+    const runId = await createRun(url, 'note that we need milk');
     const events = await followRun(url, runId);
     await events.until('approval.required');
 
@@ -226,7 +218,7 @@ describe('a run waiting for approval at shutdown', () => {
 describe('steering a run', () => {
   it('queues steers in order and adds them at the next model call, after the tool calls ended', async () => {
     const url = await start([noteCall('call_1'), answer('Noted, in ink.')]);
-    const runId = await createRun(url);
+    const runId = await createRun(url, 'note that we need milk');
     const events = await followRun(url, runId);
     const required = await events.until<Required>('approval.required');
 

@@ -5,7 +5,8 @@ import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import type { AppConfig } from '../src/http/createApp.js';
 import { ManualAgent } from './support/manualAgent.js';
 import { createScriptedUpstream, frames, type ScriptedUpstream } from './support/scriptedUpstream.js';
-import { sseEvents, type SseEvent } from './support/sseEvents.js';
+import { followRun } from './support/followRun.js';
+import { createRun, post } from './support/runsClient.js';
 import { startApp, type TestApp } from './support/startApp.js';
 
 let app: TestApp | undefined;
@@ -20,40 +21,6 @@ afterEach(async () => {
 async function start(agent: Agent, overrides: Partial<AppConfig> = {}) {
   app = await startApp(agent, overrides);
   return app.url;
-}
-
-const post = (url: string, body?: unknown) => fetch(url, { method: 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
-
-async function createRun(url: string): Promise<string> {
-  const response = await post(`${url}/v1/runs`, { input: 'hi' });
-  expect(response.status).toBe(202);
-  const { run_id } = (await response.json()) as { run_id: string };
-  return run_id;
-}
-
-/** Subscribes to a run's events; `next()` resolves with the next one. */
-async function subscribe(url: string, runId: string, lastEventId?: string) {
-  const controller = new AbortController();
-  const response = await fetch(`${url}/v1/runs/${runId}/events`, {
-    signal: controller.signal,
-    headers: lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId },
-  });
-  expect(response.status).toBe(200);
-  const events = sseEvents(response.body!);
-  const seen: SseEvent[] = [];
-  return {
-    seen,
-    next: async () => {
-      const { value } = await events.next();
-      if (value) seen.push(value);
-      return value;
-    },
-    rest: async () => {
-      for await (const event of events) seen.push(event);
-      return seen;
-    },
-    leave: () => controller.abort(),
-  };
 }
 
 describe('the Runs API', () => {
@@ -76,7 +43,7 @@ describe('the Runs API', () => {
       error: null,
     });
     expect(body.completed_at).toBeGreaterThanOrEqual(body.started_at);
-    const events = await (await subscribe(url, runId)).rest();
+    const events = await (await followRun(url, runId)).rest();
     expect(events.map((event) => [event.id, event.event])).toEqual([
       ['0', 'message.delta'],
       ['1', 'run.completed'],
@@ -88,8 +55,8 @@ describe('the Runs API', () => {
     const url = await start(agent);
     const runId = await createRun(url);
     const run = await agent.started(0);
-    const a = await subscribe(url, runId);
-    const b = await subscribe(url, runId);
+    const a = await followRun(url, runId);
+    const b = await followRun(url, runId);
 
     run.events.next({ type: 'text', delta: 'one' });
     const first = await a.next();
@@ -100,7 +67,7 @@ describe('the Runs API', () => {
     await b.next();
     await b.next();
 
-    const again = await subscribe(url, runId, first!.id);
+    const again = await followRun(url, runId, first!.id);
     expect(await again.next()).toMatchObject({
       id: '1',
       event: 'message.delta',
@@ -131,7 +98,7 @@ describe('the Runs API', () => {
     const url = await start(createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model' }));
     const runId = await createRun(url);
     const request = await upstream.request(0);
-    const subscriber = await subscribe(url, runId);
+    const subscriber = await followRun(url, runId);
 
     const stopped = await post(`${url}/v1/runs/${runId}/stop`);
 
@@ -181,7 +148,7 @@ describe('the Runs API', () => {
     expect(background.status).toBe(429);
     expect(await background.json()).toEqual(envelope);
 
-    const subscriber = await subscribe(url, runId);
+    const subscriber = await followRun(url, runId);
     (await agent.started(0)).events.complete();
     await subscriber.rest();
     expect((await post(`${url}/v1/runs`, { input: 'hi' })).status).toBe(202);

@@ -3,6 +3,8 @@ import { sseEvents, type SseEvent } from './sseEvents.js';
 
 export interface FollowedRun {
   readonly seen: SseEvent[];
+  /** The next event (undefined once the run's events ended). */
+  next(): Promise<SseEvent | undefined>;
   /** Reads on until an event of this type, and resolves with its data. */
   until<T = Record<string, unknown>>(type: string): Promise<T & { readonly id: string }>;
   /** Reads every event left, until the run's events end. */
@@ -22,6 +24,11 @@ export async function followRun(url: string, runId: string, lastEventId?: string
   const seen: SseEvent[] = [];
   return {
     seen,
+    async next() {
+      const { value } = await events.next();
+      if (value) seen.push(value);
+      return value;
+    },
     async until<T>(type: string) {
       for (;;) {
         const { value, done } = await events.next();
