@@ -1,5 +1,5 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
+import { Agent, fetch } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { heapAfterGc } from './support/heapAfterGc.js';
 import { keysUnder } from './support/redisTest.js';
@@ -9,24 +9,39 @@ import { sseEvents, type SseEvent } from './support/sseEvents.js';
 
 const { start } = useInstances();
 
-const post = (url: string, body: unknown) => fetch(url, { method: 'POST', body: JSON.stringify(body) });
+/**
+ * The test's HTTP client: its own connection pool, so that the leak check can close it (and its
+ * sockets' keep-alive timers) before it weighs the heap.
+ */
+let client = new Agent();
 
 async function createRun(url: string): Promise<string> {
-  const response = await post(`${url}/v1/runs`, { input: 'hi' });
+  const response = await fetch(`${url}/v1/runs`, { method: 'POST', body: JSON.stringify({ input: 'hi' }), dispatcher: client });
   expect(response.status).toBe(202);
   return ((await response.json()) as { run_id: string }).run_id;
 }
 
-/** Reads run `id`'s events on `instance` after `lastEventId`, until the end or until `stopAfter` events (then it leaves). */
-async function readEvents(instance: Instance, id: string, lastEventId: string | undefined, stopAfter = Infinity): Promise<SseEvent[]> {
+/**
+ * Reads run `id`'s events on `instance` after `lastEventId`, until the end or until `stopAfter`
+ * events (then it leaves); `attached` is called once the instance answered.
+ */
+async function readEvents(
+  instance: Instance,
+  id: string,
+  lastEventId: string | undefined,
+  stopAfter = Infinity,
+  attached: () => void = () => undefined,
+): Promise<SseEvent[]> {
   const controller = new AbortController();
   const response = await fetch(`${instance.url}/v1/runs/${id}/events`, {
     signal: controller.signal,
     headers: lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId },
+    dispatcher: client,
   });
   expect(response.status).toBe(200);
+  attached();
   const seen: SseEvent[] = [];
-  for await (const event of sseEvents(response.body!)) {
+  for await (const event of sseEvents(response.body as ReadableStream<Uint8Array>)) {
     seen.push(event);
     if (seen.length >= stopAfter) break;
   }
@@ -55,15 +70,20 @@ describe('followers of runs on several instances', () => {
     // Where each reconnecting follower leaves: after how many events (fast-check draws them, seeded, so a failure replays).
     const leaveAfter = fc.sample(fc.integer({ min: 1, max: DELTAS }), { numRuns: 100, seed: 14 });
 
+    let attached = 0;
+    let allAttached!: () => void;
+    const everyoneAttached = new Promise<void>((resolve) => (allAttached = resolve));
+    const attach = () => ++attached === 200 && allAttached();
     const followers = Array.from({ length: 200 }, async (_, index) => {
       const first = index % 2 === 0 ? a : b;
       const other = first === a ? b : a;
-      if (index >= 100) return readEvents(first, id, undefined);
-      const before = await readEvents(first, id, undefined, leaveAfter[index]!);
+      if (index >= 100) return readEvents(first, id, undefined, Infinity, attach);
+      const before = await readEvents(first, id, undefined, leaveAfter[index]!, attach);
       const after = await readEvents(other, id, before.at(-1)!.id);
       return [...before, ...after];
     });
-    await delay(200);
+    // Every follower is attached before the deltas start, so that the reconnections happen while they stream.
+    await everyoneAttached;
     open();
     const seen = await Promise.all(followers);
 
@@ -99,11 +119,15 @@ describe('followers of runs on several instances', () => {
             const [owner, follower] = index % 2 === 0 ? [a, b] : [b, a];
             const id = await createRun(owner.url);
             await readEvents(follower, id, undefined, 1);
+            // Read to the end on the owner: the run is over before the next batch starts.
+            await readEvents(owner, id, undefined);
           }),
         );
       }
-      // Let the last runs end, their followers' subscriptions go, and the sockets' 5 s keep-alive timers run out.
-      await delay(6_000);
+      // The abandoning followers' subscriptions end when the instances see their connections close.
+      await expect.poll(() => a.store.watchedStreams + b.store.watchedStreams).toBe(0);
+      await client.close();
+      client = new Agent();
     };
     const connections = [await connectionsOf(a), await connectionsOf(b)];
     await followAndAbandon(500);
@@ -111,7 +135,6 @@ describe('followers of runs on several instances', () => {
     await followAndAbandon(1_500);
     const heapGrowth = heapAfterGc() - warmHeap;
 
-    expect(a.store.watchedStreams + b.store.watchedStreams).toBe(0);
     expect([await connectionsOf(a), await connectionsOf(b)]).toEqual(connections);
     const keys = await keysUnder(prefix);
     const runKeys = keys.filter((key) => key.endsWith(':run'));
