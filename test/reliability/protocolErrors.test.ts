@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/http/startServer.js';
 import { ManualAgent } from '../support/manualAgent.js';
-import { collect, exchange, openSocket, type RawExchange } from './support/rawHttp.js';
+import { collect, exchange, openSocket, received, type RawExchange } from './support/rawHttp.js';
 
 // What Node's HTTP parser and timeouts refuse before the app sees a request still answers with
 // the OpenAI envelope, as a whole HTTP/1.1 response that closes the connection.
@@ -72,9 +72,11 @@ describe('requests Node refuses itself', () => {
     socket.write(
       `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
+    const streaming = received(socket, '"content":"streaming"');
     const run = await agent.started(0);
     run.events.next({ type: 'text', delta: 'streaming' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The response has started on the wire before the garbage comes.
+    await streaming;
     socket.write('GARBAGE\r\n\r\n');
     const { text, closed } = await answer;
 

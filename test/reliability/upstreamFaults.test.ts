@@ -124,8 +124,7 @@ async function expectNothingLeft(server: RunningServer, timersBefore: number): P
   for (const request of upstream?.requests ?? []) await request.closed;
   await server.activeRuns.settled();
   expect(server.activeRuns.size).toBe(0);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(timers()).toBeLessThanOrEqual(timersBefore);
+  await expect.poll(() => timers()).toBeLessThanOrEqual(timersBefore);
 }
 
 const ask = (stream: boolean) => JSON.stringify({ model: 'rxgate-agent', stream, messages: [{ role: 'user', content: 'hello' }] });

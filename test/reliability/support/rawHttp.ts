@@ -18,6 +18,20 @@ export async function openSocket(origin: string): Promise<Socket> {
   return socket;
 }
 
+/** Resolves once the server has sent `text` on `socket` (in one read or across several); listen before asking. */
+export function received(socket: Socket, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = '';
+    const onData = (part: Buffer | string) => {
+      seen += part.toString();
+      if (!seen.includes(text)) return;
+      socket.off('data', onData);
+      resolve();
+    };
+    socket.on('data', onData);
+  });
+}
+
 /** Collects what the server sends on `socket` until it closes its side or `waitMs` pass. */
 export function collect(socket: Socket, waitMs: number): Promise<RawExchange> {
   return new Promise((resolve) => {
