@@ -1,10 +1,11 @@
-import { map, mergeMap, NEVER, tap, type Observable } from 'rxjs';
+import { map, merge, mergeMap, NEVER, tap, type Observable } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
 import type { ApprovalAnswer, ApprovalChoice } from '../src/agent/approval.js';
 import { approvalPolicy } from '../src/agent/tools/approvalPolicy.js';
+import { ApprovedAlways } from '../src/agent/tools/ApprovedAlways.js';
 import { gateToolCall, type ToolGate } from '../src/agent/tools/gateToolCall.js';
 import { defineTool } from '../src/agent/tools/tool.js';
 import { marbles } from './support/marbles.js';
@@ -43,7 +44,7 @@ function waitingGate(scheduler: TestScheduler, answers$: Observable<string>, tim
       timeoutMs,
       answers$: answers$.pipe(map((letter): ApprovalAnswer => ({ approvalId, choice: choices[letter]!, reason: 'not now', by: 'api' }))),
     },
-    approvedAlways: new Set(),
+    approvedAlways: new ApprovedAlways(),
     scheduler,
   };
   const watch = tap((event: AgentEvent) => {
@@ -128,6 +129,29 @@ describe('gateToolCall', () => {
     expect(runs.count).toBe(2);
   }));
 
+  it('"always" also lets the calls of the same tool that wait already go on, at the frame of the answer, as the same answer', marbles((m) => {
+    const { tool, runs } = noteTool();
+    const ids: string[] = [];
+    // The person answers the first call's approval; the second call asked too and waits.
+    const answers$ = m.hot('      ----a').pipe(map((): ApprovalAnswer => ({ approvalId: ids[0]!, choice: 'always', reason: 'fine', by: 'api' })));
+    const gate: ToolGate = { needsApproval: approvalPolicy(), approvals: { mode: 'wait', timeoutMs: 100, answers$ }, approvedAlways: new ApprovedAlways(), scheduler: m.scheduler };
+    const second = { ...CALL, callId: 'call_2' };
+    const both$ = merge(gateToolCall(tool, CALL, signal, gate), gateToolCall(tool, second, signal, gate)).pipe(
+      tap((event) => event.type === 'approval_required' && ids.push(event.approvalId)),
+    );
+
+    m.expect<unknown>(both$).toBeObservable('(RQ)(DSET', {
+      R: required(100),
+      Q: { ...required(100), callId: 'call_2' },
+      D: resolved('always', 4, 'api', 'fine'),
+      S: started,
+      E: { ...resolved('always', 4, 'api', expect.stringMatching(/^"always" was answered to apr_[0-9a-f]{24}$/)), callId: 'call_2' },
+      T: { ...started, callId: 'call_2' },
+    });
+    m.flush();
+    expect(runs.count).toBe(2);
+  }));
+
   it('runs a tool that needs no approval at once', marbles((m) => {
     const { tool } = noteTool();
     const { gate } = waitingGate(m.scheduler, NEVER);
@@ -142,7 +166,7 @@ describe('gateToolCall', () => {
   it('in end mode goes on at once with the answer given, and without one emits only the request (the run ends on it)', marbles((m) => {
     const { tool, runs } = noteTool();
     const decided = new Map([['call_1', { approvalId: 'mcpr_call_1', choice: 'deny' as const, by: 'api' as const }]]);
-    const gate: ToolGate = { needsApproval: approvalPolicy(), approvals: { mode: 'end', decided }, approvedAlways: new Set(), scheduler: m.scheduler };
+    const gate: ToolGate = { needsApproval: approvalPolicy(), approvals: { mode: 'end', decided }, approvedAlways: new ApprovedAlways(), scheduler: m.scheduler };
 
     m.expect<unknown>(gateToolCall(tool, CALL, signal, gate)).toBeObservable('(DE|)', {
       D: { type: 'approval_resolved', approvalId: 'mcpr_call_1', callId: 'call_1', name: 'note', choice: 'deny', by: 'api', at: 0 },

@@ -136,6 +136,38 @@ describe('a run whose tool call needs approval', () => {
     expect(await lastMessageOf(2)).toEqual({ role: 'tool', tool_call_id: 'call_2', content: 'Noted: eggs' });
   });
 
+  it('on "always", lets the calls of the same tool that already wait in the turn go on too, each resolved in the log', async () => {
+    const twoNotes = toolCalls(
+      { id: 'call_1', name: 'note', fragments: ['{"text":"milk"}'] },
+      { id: 'call_2', name: 'note', fragments: ['{"text":"eggs"}'] },
+    );
+    const url = await start([twoNotes, answer('Both noted.')]);
+    const runId = await createRun(url, 'note milk and eggs');
+    const events = await followRun(url, runId);
+    const first = await events.until<Required>('approval.required');
+    const second = await events.until<Required>('approval.required');
+
+    expect((await post(`${url}/v1/runs/${runId}/approval`, { approval_id: first.approval_id, choice: 'always' })).status).toBe(200);
+
+    const rest = await events.rest();
+    const resolved = rest
+      .filter((event) => event.event === 'approval.resolved')
+      .map((event) => JSON.parse(event.data) as Record<string, unknown>);
+    expect(resolved).toEqual([
+      expect.objectContaining({ approval_id: first.approval_id, call_id: 'call_1', choice: 'always', resolved_by: 'api' }),
+      expect.objectContaining({
+        approval_id: second.approval_id,
+        call_id: 'call_2',
+        choice: 'always',
+        resolved_by: 'api',
+        reason: `"always" was answered to ${first.approval_id}`,
+      }),
+    ]);
+    expect(rest.filter((event) => event.event === 'tool.completed')).toHaveLength(2);
+    const late = await post(`${url}/v1/runs/${runId}/approval`, { approval_id: second.approval_id, choice: 'deny' });
+    expect(late.status).toBe(409);
+  });
+
   it('on "deny", never runs the call: the model reads that a person refused it, with the reason', async () => {
     const url = await start([noteCall('call_1'), answer('Understood.')]);
     const runId = await createRun(url, 'note that we need milk');

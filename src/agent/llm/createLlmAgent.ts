@@ -20,6 +20,7 @@ import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 import { upstreamChunks } from './upstreamChunks.js';
 import { toUpstreamBody } from './toUpstreamBody.js';
+import { ApprovedAlways } from '../tools/ApprovedAlways.js';
 
 export interface LlmAgentOptions {
   /** The OpenAI-compatible API root, ending in `/v1` (e.g. `http://127.0.0.1:11434/v1`). */
@@ -289,7 +290,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             return { events: throwError(() => new AgentError(message, 'tool_name_conflict')) };
           }
           let usage = ZERO_USAGE;
-          const gate: ToolGate = { needsApproval: requireApproval, approvals: request.approvals, approvedAlways: new Set(), scheduler };
+          const gate: ToolGate = {
+            needsApproval: requireApproval,
+            approvals: request.approvals,
+            approvedAlways: new ApprovedAlways(),
+            scheduler,
+          };
           const steers = queueSteers(request.steers$);
           const state: RunState = { signal, gate, steers };
           const resumed = callsToResume(request);

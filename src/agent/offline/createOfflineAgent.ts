@@ -12,6 +12,7 @@ import type { Tool } from '../tools/tool.js';
 import { countWords } from './countWords.js';
 import { paceWords } from './paceWords.js';
 import { planOfflineAnswer } from './planOfflineAnswer.js';
+import { ApprovedAlways } from '../tools/ApprovedAlways.js';
 
 export interface OfflineAgentOptions {
   /** Default: a silent logger. */
@@ -80,7 +81,12 @@ export function createOfflineAgent(options: OfflineAgentOptions = {}): Agent {
         (signal) => {
           const forced = forcedClientTool(request);
           if (forced !== undefined) return { events: callClientTool(forced, lastUserText(request.messages)) };
-          const gate: ToolGate = { needsApproval: requireApproval, approvals: request.approvals, approvedAlways: new Set(), scheduler };
+          const gate: ToolGate = {
+            needsApproval: requireApproval,
+            approvals: request.approvals,
+            approvedAlways: new ApprovedAlways(),
+            scheduler,
+          };
           // A run nobody can approve in is not offered the tools that need approval.
           const offered = new Set(
             tools.filter((tool) => request.approvals !== undefined || !requireApproval(tool)).map((tool) => tool.name),

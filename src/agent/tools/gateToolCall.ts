@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { concat, defer, first, map, of, race, switchMap, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { concat, defer, EMPTY, first, map, merge, of, race, switchMap, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { AgentEvent, AgentEventOf } from '../agentEvent.js';
 import type { ApprovalAnswer, Approvals } from '../approval.js';
+import type { ApprovedAlways } from './ApprovedAlways.js';
 import { runToolCall, type ToolCallRequest } from './runToolCall.js';
 import type { Tool } from './tool.js';
 
@@ -10,7 +11,7 @@ export interface ToolGate {
   readonly needsApproval: (tool: Tool) => boolean;
   readonly approvals?: Approvals;
   /** The tools a person answered `always` for in this run; filled in as they do. */
-  readonly approvedAlways: Set<string>;
+  readonly approvedAlways: ApprovedAlways;
   readonly scheduler: SchedulerLike;
 }
 
@@ -69,7 +70,9 @@ function refusal(call: ToolCallRequest, answer: ApprovalAnswer): AgentEventOf<'t
  * mode it emits `approval_required` and waits for the answer or for `timeoutMs` (a deny whose
  * reason says it timed out); with an answer already `decided` (`end` mode, a resumed turn) it goes
  * on at once. Then `approval_resolved`, and the call runs (`once`, `always`) or its `tool_end`
- * carries the refusal (`deny`). Unsubscribing while it waits (a stop) means the call never starts.
+ * carries the refusal (`deny`). An `always` given to another call of the same tool while this one
+ * waits resolves this one too, in the same frame, as the same person's answer. Unsubscribing while
+ * it waits (a stop) means the call never starts.
  *
  * ```
  * answers$:  -------d--         d = deny of this approval
@@ -92,8 +95,11 @@ export function gateToolCall(tool: Tool | undefined, call: ToolCallRequest, sign
       ...(requestId === undefined ? {} : { requestId }),
       at: scheduler.now(),
     };
-    if (choice === 'always') gate.approvedAlways.add(tool.name);
-    return concat(of(resolved), choice === 'deny' ? of(refusal(call, answer)) : runToolCall(tool, call, signal));
+    if (choice === 'deny') return concat(of(resolved), of(refusal(call, answer)));
+    const run$ = runToolCall(tool, call, signal);
+    // Once this call has started, an `always` lets the waiting calls of the same tool go on too.
+    const releaseWaiting$ = defer(() => (gate.approvedAlways.add(tool.name, answer), EMPTY));
+    return concat(of(resolved), choice === 'always' ? merge(run$, releaseWaiting$) : run$);
   };
   if (approvals.mode === 'end') {
     const answer = approvals.decided.get(call.callId);
@@ -111,6 +117,9 @@ export function gateToolCall(tool: Tool | undefined, call: ToolCallRequest, sign
     };
     const answer$ = race(
       answers$.pipe(first((answer) => answer.approvalId === approvalId)),
+      gate.approvedAlways
+        .answerFor$(tool.name)
+        .pipe(map((always): ApprovalAnswer => ({ ...always, approvalId, reason: `"always" was answered to ${always.approvalId}` }))),
       timer(timeoutMs, scheduler).pipe(map(() => timedOut)),
     );
     return concat(of(approvalRequired(tool, call, approvalId, scheduler.now() + timeoutMs)), answer$.pipe(switchMap(decide$)));
