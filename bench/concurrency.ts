@@ -77,7 +77,12 @@ function failureOf(error: unknown): string {
  * delta (or `holdMs` passed), then releases them all to send the rest, one delta every `everyMs`.
  * Memory and the open counts are sampled during the hold; every stream must end with the exact text.
  */
-export async function measureConcurrency(client: Agent, gateway: Gateway, upstream: BenchUpstream, plan: ConcurrencyPlan): Promise<ConcurrencyRow> {
+export async function measureConcurrency(
+  client: Agent,
+  gateway: Gateway,
+  upstream: BenchUpstream,
+  plan: ConcurrencyPlan,
+): Promise<ConcurrencyRow> {
   const { deltas, everyMs, openPerSecond, maxOpening, holdMs, deadlineMs } = plan;
   const idle = await gateway.stats({ gc: true });
   // Leaves the GC's pause out of the opening phase's delay.
