@@ -56,7 +56,11 @@ export interface ConcurrencyRow {
   readonly idle: GatewayStats;
   /** Sampled at the hold, every stream open, after a full GC. */
   readonly loaded: GatewayStats;
-  /** The gateway's event-loop delay while the streams opened, and while they streamed to their end after the release, ms. */
+  /**
+   * The gateway's event-loop delay, ms: while the streams opened and were held, then from the release
+   * until the first stream ended (every stream open, deltas flowing). Not after: released together,
+   * the streams all end within `everyMs`, a burst of closes no real load has.
+   */
   readonly openingDelay: Delay;
   readonly streamingDelay: Delay;
   readonly rssPerStream: number;
@@ -104,6 +108,7 @@ export async function measureConcurrency(
   };
   const progressed = () => new Promise<void>((resolve) => (wake = resolve));
   const ends: number[] = [];
+  let onEnd: (() => void) | undefined;
   const one = async (): Promise<string> => {
     let opened = false;
     try {
@@ -126,6 +131,7 @@ export async function measureConcurrency(
     } catch (error) {
       return `${failureOf(error)} ${opened ? 'after' : 'before'} the first delta`;
     } finally {
+      onEnd?.();
       if (opened) open--;
       else {
         waiting--;
@@ -151,10 +157,12 @@ export async function measureConcurrency(
   const loaded = await gateway.stats({ gc: true });
   // Leaves the GC's pause out of the streaming phase's delay.
   await gateway.stats({ resetDelay: true });
+  const firstEnd = new Promise<void>((resolve) => (onEnd = resolve));
   const openAtUpstream = await upstream.release(hold);
   const released = performance.now();
-  const outcomes = await Promise.all(results);
+  await firstEnd;
   const streaming = await gateway.stats();
+  const outcomes = await Promise.all(results);
 
   const failures: Record<string, number> = {};
   for (const outcome of outcomes) if (outcome !== 'ok') failures[outcome] = (failures[outcome] ?? 0) + 1;

@@ -158,7 +158,7 @@ function cancellationSection(rows: readonly CancellationRow[]): string {
 
 const count = (n: number) => n.toLocaleString('en-US');
 const delays = (row: ConcurrencyRow) =>
-  `${fixed(row.openingDelay.p99, 1)} (${fixed(row.openingDelay.max, 0)}) / ${fixed(row.streamingDelay.p99, 1)} (${fixed(row.streamingDelay.max, 0)})`;
+  [row.openingDelay, row.streamingDelay].map((delay) => `${fixed(delay.p99, 1)} (${fixed(delay.max, 0)})`).join(' / ');
 /** The fewest open at the hold of the three counts (client, gateway, upstream). */
 const openAtOnce = (row: ConcurrencyRow) => Math.min(row.openAtHold.client, row.openAtHold.gateway, row.openAtHold.upstream);
 const allOpen = (row: ConcurrencyRow) => openAtOnce(row) >= row.streams;
@@ -204,6 +204,9 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: ConcurrencyFi
       (row) =>
         `| ${count(row.streams)} | ${row.target} | ${count(row.openAtHold.client)} / ${count(row.openAtHold.gateway)} / ${count(row.openAtHold.upstream)} | ${fixed(row.openSeconds, 1)} | ${count(row.completed)}/${count(row.streams)} | ${failuresOf(row)} | ${fixed(row.finishMedian, 1)} (${fixed(row.finishMax, 1)}) | ${delays(row)} |`,
     ),
+    '',
+    "The gateway's event-loop delay is measured in two phases: from the first request to the release (*opening and held*), and from the release until the first stream ends (*streaming*: every stream open, deltas flowing). " +
+      `Not after: released together, the streams all end within the same ${plan.everyMs} ms, and every gateway then spends a burst closing all its sockets at once (seconds here, the pipe floor's too), which no real load has.`,
     '',
     `Planned finish after the release: at most ${fixed((plan.deltas * plan.everyMs) / 1000, 1)} s. At ${count(largest)} streams, the streaming phase asks each gateway for ${count(Math.round((largest * 1000) / plan.everyMs))} deltas a second; ` +
       `the streams finished ${fixed(big('rxgate').finishMedian, 1)} s after the release at the median through rxgate, ${fixed(big('pipe').finishMedian, 1)} s through the pipe floor and ${fixed(big('bare').finishMedian, 1)} s through the bare relay.`,
