@@ -160,7 +160,8 @@ export async function measureConcurrency(
   const firstEnd = new Promise<void>((resolve) => (onEnd = resolve));
   const openAtUpstream = await upstream.release(hold);
   const released = performance.now();
-  await firstEnd;
+  // Every stream may have failed before the release.
+  await Promise.race([firstEnd, Promise.all(results)]);
   const streaming = await gateway.stats();
   const outcomes = await Promise.all(results);
 

@@ -173,7 +173,7 @@ function descriptorLimit(rows: readonly ConcurrencyRow[], report: Report): strin
   const limit = cut?.fileLimit ?? report.machine.nofile;
   const fixedFiles = `two descriptors per stream (the client's socket and the upstream's) and about ${OWN_FILES} of its own (the listening socket, IPC, epoll, stdio, idle upstream sockets)`;
   if (!cut)
-    return `The open-file limit (\`ulimit -n\`, raised by \`npm run bench\` to 65,535 where it can, else to the hard limit) was ${limit ?? 'not recorded'} in this run; a gateway holds ${fixedFiles}, so every size fit.`;
+    return `The open-file limit (\`ulimit -n\`, raised by \`npm run bench\` to 65,535 where it can, else to the hard limit) was ${limit === undefined || limit === null ? 'not recorded' : count(limit)} in this run; a gateway holds ${fixedFiles}, so every size fit.`;
   return (
     `**${count(cut.requested)} asked, ${count(cut.streams)} measured.** A gateway holds ${fixedFiles}, so ${count(cut.requested)} streams open at once need about ${count(2 * cut.requested + OWN_FILES)} descriptors in the gateway process. ` +
     `Its limit was ${count(limit ?? 0)} (\`ulimit -n\`, which \`npm run bench\` raises to 65,535 where it can, else to the hard limit; this container's hard limit is 20,000 and it may not raise it: no \`CAP_SYS_RESOURCE\`), ` +
@@ -190,7 +190,7 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: ConcurrencyFi
     '## 4. Concurrency and memory',
     '',
     `Concurrent streams, all open at the same time, at ${rx.map((row) => count(row.streams)).join(' and ')} streams. ` +
-      `The load generator opens ${count(plan.openPerSecond)} streams a second, with at most ${plan.maxOpening} waiting for their first delta (so it never queues more connects than that). ` +
+      `The load generator opens ${count(plan.openPerSecond)} streams a second, with at most ${plan.maxOpening} waiting for their first delta (so it never queues more connects than that: opened all at once, 10,000 connects overflowed the gateway's listen queue, the kernel dropped handshakes (\`ListenOverflows\`), the clients' SYN retransmits started streams seconds late, so that the first had ended before the last began, and some were reset, \`ECONNRESET\`). ` +
       "The upstream sends each stream's first delta at once and then holds the stream, until the client has seen every stream's first delta; " +
       `then the bench releases them all (or after ${plan.holdMs / 1000} s, whatever is open by then), and each sends its other ${plan.deltas - 1} deltas, one every ${plan.everyMs} ms, from a random point of its first ${plan.everyMs} ms (so that they do not all tick together). ` +
       `*Open at the hold* counts the open streams three ways at that moment: the client's streams that had their first delta, the gateway's responses not yet closed, the upstream's held streams still open. ` +
