@@ -190,9 +190,10 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: ConcurrencyFi
     '## 4. Concurrency and memory',
     '',
     `Concurrent streams, all open at the same time, at ${rx.map((row) => count(row.streams)).join(' and ')} streams. ` +
-      `The load generator opens ${count(plan.openPerSecond)} streams a second, with at most ${plan.maxOpening} waiting for their first delta (so it never queues more connects than that: opened all at once, 10,000 connects overflowed the gateway's listen queue, the kernel dropped handshakes (\`ListenOverflows\`), the clients' SYN retransmits started streams seconds late, so that the first had ended before the last began, and some were reset, \`ECONNRESET\`). ` +
+      `The load generator opens ${count(plan.openPerSecond)} streams a second, with at most ${plan.maxOpening} waiting for their first delta. ` +
+      "(Opened all at once, as this bench did before, 10,000 connects overflow the gateway's listen queue: the kernel drops handshakes (`ListenOverflows` in `nstat`), SYN retransmits start streams seconds late, so that the first end before the last begin, and some are reset (`ECONNRESET`): that, not the gateways, was why streams failed and were never all open.) " +
       "The upstream sends each stream's first delta at once and then holds the stream, until the client has seen every stream's first delta; " +
-      `then the bench releases them all (or after ${plan.holdMs / 1000} s, whatever is open by then), and each sends its other ${plan.deltas - 1} deltas, one every ${plan.everyMs} ms, from a random point of its first ${plan.everyMs} ms (so that they do not all tick together). ` +
+      `then the bench releases them all (or after ${plan.holdMs / 1000} s, whatever is open by then), and each sends its other ${plan.deltas - 1} deltas, one every ${count(plan.everyMs)} ms, from a random point of its first ${count(plan.everyMs)} ms (so that they do not all tick together). ` +
       `*Open at the hold* counts the open streams three ways at that moment: the client's streams that had their first delta, the gateway's responses not yet closed, the upstream's held streams still open. ` +
       `Every stream must end with the exact text, \`finish_reason: "stop"\` and \`[DONE]\`. For rxgate: ${verdict(ok, 'see the table')}.`,
     '',
@@ -206,10 +207,13 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: ConcurrencyFi
     ),
     '',
     "The gateway's event-loop delay is measured in two phases: from the first request to the release (*opening and held*), and from the release until the first stream ends (*streaming*: every stream open, deltas flowing). " +
-      `Not after: released together, the streams all end within the same ${plan.everyMs} ms, and every gateway then spends a burst closing all its sockets at once (seconds here, the pipe floor's too), which no real load has.`,
+      `Not after: released together, the streams all end within the same ${count(plan.everyMs)} ms, and every gateway then spends a burst closing all its sockets at once (seconds here, the pipe floor's too), which no real load has.`,
     '',
     `Planned finish after the release: at most ${fixed((plan.deltas * plan.everyMs) / 1000, 1)} s. At ${count(largest)} streams, the streaming phase asks each gateway for ${count(Math.round((largest * 1000) / plan.everyMs))} deltas a second; ` +
-      `the streams finished ${fixed(big('rxgate').finishMedian, 1)} s after the release at the median through rxgate, ${fixed(big('pipe').finishMedian, 1)} s through the pipe floor and ${fixed(big('bare').finishMedian, 1)} s through the bare relay.`,
+      `the streams finished ${fixed(big('rxgate').finishMedian, 1)} s after the release at the median through rxgate, ${fixed(big('pipe').finishMedian, 1)} s through the pipe floor and ${fixed(big('bare').finishMedian, 1)} s through the bare relay. ` +
+      (big('rxgate').streamingDelay.p99 > 1.5 * big('pipe').streamingDelay.p99
+        ? `While they stream, rxgate's event-loop delay p99 is ${fixed(big('rxgate').streamingDelay.p99 / big('pipe').streamingDelay.p99, 1)}× the pipe floor's: every delta costs rxgate a pass through its pipeline (the per-delta costs of figure 2), and at ${count(Math.round((largest * 1000) / plan.everyMs))} deltas a second on two shared cores its loop turns take longer than the pipe's forwarding.`
+        : ''),
     '',
     'Memory is sampled in the gateway process at the hold, every stream open, after a full GC, against the same process idle, and divided by the responses open there.',
     '',
@@ -270,9 +274,7 @@ function goals(report: Report): string {
     const opening = ratio((row) => row.openingDelay);
     const streaming = ratio((row) => row.streamingDelay);
     const size =
-      rxBig.requested > largest
-        ? `${count(rxBig.requested)} asked, ${count(largest)} measured (the descriptor limit, see 4)`
-        : count(largest);
+      rxBig.requested > largest ? `${count(rxBig.requested)} (${count(largest)} measured: the descriptor limit, see 4)` : count(largest);
     const met = allOpen(rxBig) && rxBig.completed === largest && opening <= 1.5 && streaming <= 1.5;
     lines.push(
       `| 2. ${size} concurrent streams | all open at once, all complete right, loop p99 ≤ 1.5× pipe | ${count(openAtOnce(rxBig))} open at once, ${count(rxBig.completed)}/${count(largest)} complete, loop p99 ${fixed(rxBig.openingDelay.p99, 1)} ms opening and held (${fixed(opening, 2)}×), ${fixed(rxBig.streamingDelay.p99, 1)} ms streaming (${fixed(streaming, 2)}×) | ${count(openAtOnce(pipeBig))} open, ${count(pipeBig.completed)}/${count(largest)}, ${fixed(pipeBig.openingDelay.p99, 1)} ms, ${fixed(pipeBig.streamingDelay.p99, 1)} ms | ${met ? 'met' : 'missed'} |`,
@@ -340,7 +342,7 @@ export function renderReport(report: Report): string {
     '- **bare**: a `node:http` relay that parses the upstream SSE with eventsource-parser, re-serialises each frame and writes it; nothing else (`bench/bareRelay.ts`).',
     '- **better-sse**: the same relay pushing each frame with better-sse `session.push` (which adds `event:` and `id:` lines) (`bench/betterSseRelay.ts`).',
     '',
-    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `npm run bench:concurrency` to run figure 4 alone at its full size (its rows as JSON on stdout), `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process).',
+    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `npm run -s bench:concurrency > rows.json` to run figure 4 alone at its full size (its rows as JSON), `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process).',
     '',
     `Plan of this run: \`${JSON.stringify(report.plan)}\``,
     '',
