@@ -54,7 +54,8 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
 const server: Server = createServer({ headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 }, listener);
 const clientErrors: Record<string, number> = {};
 server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-  clientErrors[error.code ?? error.message] = (clientErrors[error.code ?? error.message] ?? 0) + 1;
+  const code = error.code ?? error.message;
+  clientErrors[code] = (clientErrors[code] ?? 0) + 1;
   answerClientError(error, socket);
 });
 let openResponses = 0;
