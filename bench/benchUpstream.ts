@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHoldBarriers, type HoldBarriers } from './holdBarriers.js';
 
 /**
  * What one request asks the bench upstream to do. It travels as the JSON text of the last user
@@ -19,6 +20,12 @@ export interface Scenario {
   readonly stall?: boolean;
   /** The text of each delta. Default `"tok "`. */
   readonly text?: string;
+  /**
+   * With `everyMs` > 0: send the first delta at once, then hold the stream at the barrier of this
+   * name until the bench releases it (`release`), then the rest, starting at a random point of the
+   * first `everyMs` so that the streams released together do not tick together.
+   */
+  readonly hold?: string;
 }
 
 /** What the upstream tells about a request that carries a scenario id; times on `clock()`. */
@@ -73,7 +80,7 @@ async function writeFlatOut(res: ServerResponse, frame: string, count: number): 
   }
 }
 
-async function play(res: ServerResponse, scenario: Scenario, stream: boolean): Promise<void> {
+async function play(res: ServerResponse, scenario: Scenario, stream: boolean, barriers: HoldBarriers): Promise<void> {
   const text = scenario.text ?? 'tok ';
   if (!stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -99,7 +106,14 @@ async function play(res: ServerResponse, scenario: Scenario, stream: boolean): P
   if (scenario.everyMs === 0) {
     await writeFlatOut(res, frame, scenario.deltas);
   } else {
-    for (let i = 0; i < scenario.deltas && !res.destroyed; i++) {
+    let sent = 0;
+    if (scenario.hold !== undefined && scenario.deltas > 0) {
+      res.write(frame);
+      sent = 1;
+      await barriers.hold(scenario.hold, res);
+      await sleep(Math.random() * scenario.everyMs);
+    }
+    for (let i = sent; i < scenario.deltas && !res.destroyed; i++) {
       await sleep(scenario.everyMs);
       if (!res.destroyed) res.write(frame);
     }
@@ -120,7 +134,10 @@ function readBody(req: IncomingMessage): Promise<string> {
  * A lean OpenAI-compatible upstream on 127.0.0.1 that plays the scenario each request carries and
  * tells `onVisit` when a request with a scenario id arrived and when its socket closed.
  */
-export async function startBenchUpstream(onVisit: (event: VisitEvent) => void): Promise<{ server: Server; port: number }> {
+export async function startBenchUpstream(
+  onVisit: (event: VisitEvent) => void,
+): Promise<{ server: Server; port: number; release: HoldBarriers['release'] }> {
+  const barriers = createHoldBarriers();
   const server: Server = createServer((req, res) => {
     readBody(req)
       .then(
@@ -133,7 +150,7 @@ export async function startBenchUpstream(onVisit: (event: VisitEvent) => void): 
             if (res.closed) onVisit({ type: 'closed', id, at: clock(), finished: res.writableFinished });
             else res.once('close', () => onVisit({ type: 'closed', id, at: clock(), finished: res.writableFinished }));
           }
-          return play(res, scenario, body.stream !== false);
+          return play(res, scenario, body.stream !== false, barriers);
         },
         () => res.destroy(),
       )
@@ -142,5 +159,5 @@ export async function startBenchUpstream(onVisit: (event: VisitEvent) => void): 
   server.keepAliveTimeout = 5_000;
   server.listen(0, '127.0.0.1', 4096);
   await once(server, 'listening');
-  return { server, port: (server.address() as AddressInfo).port };
+  return { server, port: (server.address() as AddressInfo).port, release: barriers.release };
 }

@@ -52,11 +52,11 @@ export function memoryChart(report: Report): TopLevelSpec {
   ]);
   return {
     ...base,
-    title: 'Memory per open stream against streams started',
+    title: 'Memory per open stream against streams open at once',
     data: { values },
     mark: { type: 'line', point: true },
     encoding: {
-      x: { field: 'streams', type: 'quantitative', scale: { type: 'log' }, title: 'streams started at once' },
+      x: { field: 'streams', type: 'quantitative', scale: { type: 'log' }, title: 'streams open at once' },
       y: { field: 'kib', type: 'quantitative', title: 'KiB per open stream' },
       color: colour,
       strokeDash: { field: 'kind', type: 'nominal', title: null, legend: { orient: 'top' } },

@@ -1,8 +1,8 @@
 import { Agent, request, type Dispatcher } from 'undici';
 
-/** A real HTTP client with no cap on connections per origin. */
-export function createClient(): Agent {
-  return new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 4_000, headersTimeout: 60_000, bodyTimeout: 60_000 });
+/** A real HTTP client with no cap on connections per origin; `options` override its defaults (its timeouts, say). */
+export function createClient(options: Agent.Options = {}): Agent {
+  return new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 4_000, headersTimeout: 60_000, bodyTimeout: 60_000, ...options });
 }
 
 export type Posted = Dispatcher.ResponseData;

@@ -1,10 +1,12 @@
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../src/config.js';
+import { answerClientError } from '../src/http/answerClientError.js';
 import { createApp } from '../src/http/createApp.js';
 import { silentLogger } from '../src/logger.js';
 import { openConfiguredStore } from '../src/store/openConfiguredStore.js';
@@ -28,6 +30,11 @@ export interface GatewayStats {
   readonly activeRuns: number | null;
   /** Responses not yet closed: the streams this process holds open right now. */
   readonly openResponses: number;
+  /** File descriptors open in this process, and its soft limit on them (`ulimit -n`); null where `/proc` cannot tell. */
+  readonly openFiles: number | null;
+  readonly fileLimit: number | null;
+  /** What the server refused on client connections since it started (`clientError`), by error code. */
+  readonly clientErrors: Record<string, number>;
 }
 
 export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean; heapSnapshot?: string };
@@ -52,9 +59,13 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
 }
 
 // The same server settings as `startServer`.
-const server: Server = createServer(listener);
-server.headersTimeout = 15_000;
-server.requestTimeout = 30_000;
+const server: Server = createServer({ headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 }, listener);
+const clientErrors: Record<string, number> = {};
+server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  const code = error.code ?? error.message;
+  clientErrors[code] = (clientErrors[code] ?? 0) + 1;
+  answerClientError(error, socket);
+});
 let openResponses = 0;
 server.on('request', (_req, res) => {
   openResponses++;
@@ -70,6 +81,23 @@ function tally(): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
   return counts;
+}
+
+function openFiles(): number | null {
+  try {
+    return readdirSync('/proc/self/fd').length;
+  } catch {
+    return null;
+  }
+}
+
+function fileLimit(): number | null {
+  try {
+    const soft = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    return soft === undefined ? null : Number(soft);
+  } catch {
+    return null;
+  }
 }
 
 async function collectGarbage(): Promise<void> {
@@ -95,6 +123,9 @@ process.on('message', (message: GatewayMessage) => {
       resources: tally(),
       activeRuns: activeRuns?.size ?? null,
       openResponses,
+      openFiles: openFiles(),
+      fileLimit: fileLimit(),
+      clientErrors,
     };
     process.send!({ type: 'stats', seq: message.seq, stats });
   })();

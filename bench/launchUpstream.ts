@@ -14,6 +14,8 @@ export interface BenchUpstream {
   readonly baseUrl: string;
   /** Resolves when the request with this scenario id has reached the upstream. */
   visit(id: string): Promise<UpstreamVisit>;
+  /** Releases the streams held at the barrier `name` (`Scenario.hold`); resolves with how many were held and still open. */
+  release(name: string): Promise<number>;
   /** Forgets a request nobody will ask about again. */
   forget(id: string): void;
   close(): Promise<void>;
@@ -39,7 +41,13 @@ export async function launchUpstream(): Promise<BenchUpstream> {
     if (!found) entries.set(id, (found = {}));
     return found;
   };
-  child.on('message', (event: VisitEvent) => {
+  const releases = new Map<string, (open: number) => void>();
+  child.on('message', (event: VisitEvent | { type: 'released'; name: string; open: number }) => {
+    if (event.type === 'released') {
+      releases.get(event.name)?.(event.open);
+      releases.delete(event.name);
+      return;
+    }
     const found = entry(event.id);
     if (event.type === 'arrived') {
       const closed = new Promise<{ at: number; finished: boolean }>((resolve) => {
@@ -61,6 +69,12 @@ export async function launchUpstream(): Promise<BenchUpstream> {
     visit(id) {
       const found = entry(id);
       return found.arrived ? Promise.resolve(found.arrived) : new Promise((resolve) => (found.onArrived = resolve));
+    },
+    release(name) {
+      return new Promise((resolve) => {
+        releases.set(name, resolve);
+        child.send({ type: 'release', name });
+      });
     },
     forget(id) {
       entries.delete(id);

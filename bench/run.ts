@@ -5,8 +5,8 @@ import { measureAddedLatency } from './addedLatency.js';
 import { measureCancellation } from './cancellation.js';
 import { writeCharts } from './charts.js';
 import { createClient } from './client.js';
+import { concurrencyPlan, measureConcurrencyFigure } from './concurrencyFigure.js';
 import { measureCrossInstance } from './crossInstance.js';
-import { measureConcurrency, type ConcurrencyRow } from './concurrency.js';
 import { launchGateway, type Gateway } from './launchGateway.js';
 import { measureLatencyUnderLoad } from './latencyUnderLoad.js';
 import { launchUpstream } from './launchUpstream.js';
@@ -21,13 +21,7 @@ const plan = {
   loadedLatency: { levels: [1, 16, 64, 256], ...(quick ? { requests: 32, warmup: 0 } : { requests: 2_048, warmup: 256 }) },
   throughput: quick ? { deltas: 5_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
   cancellation: quick ? { trials: 10, warmup: 3 } : { trials: 300, warmup: 20 },
-  concurrency: {
-    sizes: (process.env.BENCH_STREAMS ?? (quick ? '200' : '1000,10000')).split(',').map(Number),
-    // Long, slow streams in the full run, so that the largest size can all be open at once.
-    deltas: quick ? 4 : 20,
-    everyMs: 500,
-    deadlineMs: quick ? 30_000 : 240_000,
-  },
+  concurrency: concurrencyPlan(quick),
   soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
   crossInstance: {
     redisUrl: process.env.RXGATE_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
@@ -73,19 +67,7 @@ async function measureAll(): Promise<Report> {
   for (const gateway of gateways.values()) await gateway.stop();
 
   log(`4/6 concurrency ${JSON.stringify(plan.concurrency)}`);
-  const concurrency: ConcurrencyRow[] = [];
-  for (const streams of plan.concurrency.sizes) {
-    for (const kind of ['rxgate', 'pipe', 'bare'] as const) {
-      // A fresh process for each, warmed with a few short streams, so that each starts from the same idle state.
-      const gateway = await launchGateway(kind, upstream.baseUrl);
-      const loadClient = createClient();
-      await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams: quick ? 50 : 200, deltas: 3, everyMs: 100 });
-      concurrency.push(await measureConcurrency(loadClient, gateway, { ...plan.concurrency, streams }));
-      log(`  ${kind}: ${JSON.stringify({ ...concurrency.at(-1)!, idle: undefined, loaded: undefined })}`);
-      await loadClient.close();
-      await gateway.stop();
-    }
-  }
+  const concurrency = await measureConcurrencyFigure(upstream, plan.concurrency, log);
 
   log(`5/6 leak soak ${JSON.stringify(plan.soak)}`);
   const soakGateway = await launchGateway('rxgate', upstream.baseUrl);
