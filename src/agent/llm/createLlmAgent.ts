@@ -4,7 +4,7 @@ import { AgentError } from '../../errors/AgentError.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Agent, AgentRequest, ChatMessage, ToolCall, ToolChoice } from '../agent.js';
-import type { AgentEvent, FinishReason } from '../agentEvent.js';
+import type { AgentEvent, FinishReason, Usage } from '../agentEvent.js';
 import { clientToolConflicts } from '../clientToolConflicts.js';
 import { createRun } from '../createRun.js';
 import { queueSteers, type SteerQueue } from '../queueSteers.js';
@@ -15,6 +15,7 @@ import type { Tool, ToolSource } from '../tools/tool.js';
 import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
 import { deadline } from './deadline.js';
 import { firstValueTimeout } from './firstValueTimeout.js';
+import { followWith } from './followWith.js';
 import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
@@ -81,6 +82,8 @@ interface RunState {
   readonly signal: AbortSignal;
   readonly gate: ToolGate;
   readonly steers: SteerQueue;
+  /** The usage of its model calls so far, for the log line of an interrupted run. */
+  usage: Usage;
 }
 
 /** The server's tools as offered in one model call: the definitions the upstream is sent, and the tools by name. */
@@ -226,19 +229,21 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     const serverTools = offer(request.approvals !== undefined);
     const steered = steers.map((input): AgentEvent => ({ type: 'steered', input }));
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next:
-    // concat and a filter, where connect and merge held a subject and four subscribers per call.
+    // a filter and followWith, where connect and merge held a subject and four subscribers per call.
     return defer(() => {
       let end: TurnEnd | undefined;
+      // Every model call's events pass here: the run's usage is summed on the way, not by a tap of its own.
       const isDelta = (event: TurnEvent): event is AgentEvent => {
+        if (event.type === 'usage') run.usage = sumUsage(run.usage, event.usage);
         if (event.type !== 'turn_end') return true;
         end = event;
         return false;
       };
-      return concat(
-        steered,
-        callModel(request, messages, iteration, signal, serverTools).pipe(filter(isDelta)),
-        defer(() => (end ? afterTurn(end) : EMPTY)),
+      const call$ = callModel(request, messages, iteration, signal, serverTools).pipe(
+        filter(isDelta),
+        followWith(() => (end ? afterTurn(end) : EMPTY)),
       );
+      return steered.length > 0 ? concat(steered, call$) : call$;
     });
 
     function afterTurn(event: TurnEnd): Observable<AgentEvent> {
@@ -288,27 +293,25 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             const message = `the client tool "${conflict.name}" (tools[${conflict.index}]) has the name of one of the agent's own tools; rename it`;
             return { events: throwError(() => new AgentError(message, 'tool_name_conflict')) };
           }
-          let usage = ZERO_USAGE;
           const gate: ToolGate = { needsApproval: requireApproval, approvals: request.approvals, approvedAlways: new Set(), scheduler };
           const steers = queueSteers(request.steers$);
-          const state: RunState = { signal, gate, steers };
+          const state: RunState = { signal, gate, steers, usage: ZERO_USAGE };
           const resumed = callsToResume(request);
-          const start$ = defer(() =>
+          // Called once per subscription already (createRun), so no defer of its own.
+          const start$ =
             resumed.length > 0
               ? runTools(resumed, offer(), state, (toolMessages) => converse(request, [...request.messages, ...toolMessages], 1, state))
-              : converse(request, request.messages, 1, state),
-          );
-          const events$ = using(
-            () => steers.subscription,
-            () => start$,
-          ).pipe(
-            tap((event) => {
-              if (event.type === 'usage') usage = sumUsage(usage, event.usage);
-            }),
-          );
+              : converse(request, request.messages, 1, state);
+          // The steers' subscription lasts as long as the run; a run without steers has none to hold.
+          const events$ = request.steers$
+            ? using(
+                () => steers.subscription,
+                () => start$,
+              )
+            : start$;
           return {
             events: events$,
-            interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage }, 'llm run interrupted'),
+            interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage: state.usage }, 'llm run interrupted'),
           };
         },
         { logger },
