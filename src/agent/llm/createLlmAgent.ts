@@ -167,7 +167,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       parallelToolCalls: request.parallelToolCalls,
       options: request.options,
     });
-    const clientToolNames = new Set(clientTools.map((tool) => tool.function.name));
+    const clientToolNames = clientTools.length > 0 ? new Set(clientTools.map((tool) => tool.function.name)) : undefined;
     const post = { url, apiKey, body, signal, requestId: request.requestId, onResponse: options.onUpstreamResponse };
     return (
       options.upstreamChunks
