@@ -1,3 +1,4 @@
+import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import { asyncScheduler, type MonoTypeOperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import { startLifecycle } from '../pipeline/lifecycle.js';
@@ -37,7 +38,7 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
     const locals = localsOf(res);
     const { requestId } = locals;
     const model = request.model ?? context.defaultModel;
-    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns, maxOutputChars });
+    const lifecycle = startLifecycle({ metrics, inFlight: inFlightStreams(metrics, routeOf(req)), activeRuns, maxOutputChars });
     const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
     const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
     const { messages, clientTools, toolChoice, parallelToolCalls, options } = request;

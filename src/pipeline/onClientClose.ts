@@ -14,6 +14,7 @@ export function onClientClose(res: ServerResponse, left: () => void): () => void
   const onClose = () => {
     if (!res.writableEnded) left();
   };
-  res.once('close', onClose);
+  // `on`, not `once`: 'close' comes once anyway, and `once` wraps the listener in a bound function and its state.
+  res.on('close', onClose);
   return () => res.off('close', onClose);
 }
