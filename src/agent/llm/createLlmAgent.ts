@@ -174,11 +174,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
         ? options.upstreamChunks(post)
         : upstreamChunks(post, { maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes })
     ).pipe(
-      filter(carriesOutput),
+      // Only a chunk with output ends the wait for the first token; the others (the role chunk) make no events anyway.
       firstValueTimeout(
         firstTokenTimeoutMs,
         () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
         scheduler,
+        carriesOutput,
       ),
       deadline(
         requestTimeoutMs,
