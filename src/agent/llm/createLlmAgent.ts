@@ -1,4 +1,4 @@
-import { asyncScheduler, concat, defer, EMPTY, filter, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concat, defer, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
 import { DEFAULTS } from '../../config.js';
 import { AgentError } from '../../errors/AgentError.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
@@ -15,7 +15,7 @@ import type { Tool, ToolSource } from '../tools/tool.js';
 import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
 import { deadline } from './deadline.js';
 import { firstValueTimeout } from './firstValueTimeout.js';
-import { followWith } from './followWith.js';
+import { continueAfterTurn } from './continueAfterTurn.js';
 import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
@@ -230,22 +230,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     const serverTools = offer(request.approvals !== undefined);
     const steered = steers.map((input): AgentEvent => ({ type: 'steered', input }));
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next:
-    // a filter and followWith, where connect and merge held a subject and four subscribers per call.
-    return defer(() => {
-      let end: TurnEnd | undefined;
-      // Every model call's events pass here: the run's usage is summed on the way, not by a tap of its own.
-      const isDelta = (event: TurnEvent): event is AgentEvent => {
-        if (event.type === 'usage') run.usage = sumUsage(run.usage, event.usage);
-        if (event.type !== 'turn_end') return true;
-        end = event;
-        return false;
-      };
-      const call$ = callModel(request, messages, iteration, signal, serverTools).pipe(
-        filter(isDelta),
-        followWith(() => (end ? afterTurn(end) : EMPTY)),
-      );
-      return steered.length > 0 ? concat(steered, call$) : call$;
-    });
+    // continueAfterTurn, where connect and merge held a subject and four subscribers per call.
+    // Every model call's usage passes there too: the run's is summed on the way, not by a tap of its own.
+    const call$ = callModel(request, messages, iteration, signal, serverTools).pipe(
+      continueAfterTurn(afterTurn, (usage) => (run.usage = sumUsage(run.usage, usage))),
+    );
+    return steered.length > 0 ? concat(steered, call$) : call$;
 
     function afterTurn(event: TurnEnd): Observable<AgentEvent> {
       if (event.clientToolCalls.length > 0) {
