@@ -27,7 +27,9 @@ export function firstValueTimeout<T>(
         next: (value) => {
           if (!seen && counts(value)) {
             seen = true;
+            // Let go of it too: the action and its closure would otherwise live as long as the call.
             timer?.unsubscribe();
+            timer = undefined;
           }
           subscriber.next(value);
         },
