@@ -8,7 +8,8 @@ import { InterruptReason } from './interruptReason.js';
  */
 export class Cancellation {
   #reason: InterruptReason | undefined;
-  readonly #listeners: ((reason: InterruptReason) => void)[] = [];
+  // Copied on each add, not pushed: a pushed array keeps room for 17, and every open stream holds one with a listener or two.
+  #listeners: readonly ((reason: InterruptReason) => void)[] = [];
 
   get reason(): InterruptReason {
     return this.#reason ?? InterruptReason.clientDisconnected;
@@ -20,7 +21,7 @@ export class Cancellation {
 
   /** Runs `listener` when the run is interrupted (metrics time the disconnect-to-interrupt latency with it). */
   onInterrupted(listener: (reason: InterruptReason) => void): void {
-    this.#listeners.push(listener);
+    this.#listeners = [...this.#listeners, listener];
   }
 
   /** Called by `createRun` at the moment it interrupts the run. */

@@ -1,3 +1,4 @@
+import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import { asyncScheduler, type MonoTypeOperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import { startLifecycle } from '../pipeline/lifecycle.js';
@@ -7,6 +8,7 @@ import { serveJson } from '../pipeline/serveJson.js';
 import { serveSse } from '../pipeline/serveSse.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import type { Served } from '../pipeline/served.js';
 import type { ChatCompletionChunk } from './chatCompletionChunk.js';
 import { chatProtocol } from './chatProtocol.js';
 import { parseChatCompletionRequest } from './chatCompletionRequest.js';
@@ -30,14 +32,15 @@ const PARAMS = { toolName: (index: number) => `tools[${index}].function.name`, t
  */
 export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHandler {
   const { agent, activeRuns, metrics, maxOutputChars } = context;
-  return async (req, res) => {
+  // Promise callbacks, not an async function: one suspended at its await was held by every open stream for its life.
+  return (req, res) => {
     const request = parseChatCompletionRequest(req.body);
     checkToolUse({ serverToolNames: agent.serverToolNames ?? [], ...request }, PARAMS);
     checkToolResults(request.messages, (index) => `messages[${index}].tool_call_id`);
     const locals = localsOf(res);
     const { requestId } = locals;
     const model = request.model ?? context.defaultModel;
-    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns, maxOutputChars });
+    const lifecycle = startLifecycle({ metrics, inFlight: inFlightStreams(metrics, routeOf(req)), activeRuns, maxOutputChars });
     const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
     const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
     const { messages, clientTools, toolChoice, parallelToolCalls, options } = request;
@@ -45,13 +48,18 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
       .run({ messages, model, requestId, clientTools, toolChoice, parallelToolCalls, options }, lifecycle.cancellation)
       .pipe(lifecycle.record);
     const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
+    let served: Promise<Served>;
     try {
-      if (!request.stream)
-        return await serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger: locals.logger });
-      const chunks: MonoTypeOperatorFunction<ChatCompletionChunk> = applyOperators(context.operators.chunks, operatorContext);
-      return await serveSse(req, res, run$, chatProtocol(meta), { ...context, lifecycle, events, chunks });
-    } finally {
+      if (!request.stream) {
+        served = serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger: locals.logger });
+      } else {
+        const chunks: MonoTypeOperatorFunction<ChatCompletionChunk> = applyOperators(context.operators.chunks, operatorContext);
+        served = serveSse(req, res, run$, chatProtocol(meta), { ...context, lifecycle, events, chunks });
+      }
+    } catch (error) {
       lifecycle.finish();
+      throw error;
     }
+    return served.finally(() => lifecycle.finish());
   };
 }

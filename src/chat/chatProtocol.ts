@@ -5,8 +5,7 @@ import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import { chatChunkFrame } from './chatChunkFrame.js';
 import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';
 import { compactChatFrames } from './compactChatFrames.js';
-import { done } from './done.js';
-import { errorFrame } from './errorFrame.js';
+import { endChatStream } from './endChatStream.js';
 import { toChatChunks } from './toChatChunks.js';
 import { toErrorFrame } from './toErrorFrame.js';
 
@@ -24,7 +23,7 @@ export function chatProtocol(meta: ChatCompletionMeta): SseProtocol<AgentEvent, 
   const protocol: SseProtocol<AgentEvent, ChatCompletionChunk> = {
     encode: toChatChunks(meta),
     frame: chatChunkFrame(meta),
-    end: (frames$) => frames$.pipe(done(), errorFrame()),
+    end: endChatStream(),
     compact: compactChatFrames,
     serverEnded: (reason) => toErrorFrame(new InterruptedError(reason, outcomeOfInterrupt(reason))),
   };

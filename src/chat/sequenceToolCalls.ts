@@ -1,5 +1,6 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
-import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
+import type { AgentEvent } from '../agent/agentEvent.js';
+import { ToolCallSequence } from './ToolCallSequence.js';
 
 /**
  * Makes the pieces of each client tool call contiguous, as OpenAI streams parallel calls: the
@@ -17,30 +18,15 @@ import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
 export function sequenceToolCalls(): MonoTypeOperatorFunction<AgentEvent> {
   return (events$) =>
     new Observable<AgentEvent>((subscriber) => {
-      let live: number | undefined;
-      const held = new Map<number, AgentEventOf<'tool_call_delta'>[]>();
-      const holds = (event: AgentEvent): boolean => {
-        if (event.type !== 'tool_call_delta') return false;
-        live ??= event.index;
-        if (event.index === live) return false;
-        const pieces = held.get(event.index);
-        if (pieces) pieces.push(event);
-        else held.set(event.index, [event]);
-        return true;
-      };
-      const release = (): AgentEvent[] => {
-        const pieces = [...held.entries()].sort(([a], [b]) => a - b).flatMap(([, calls]) => calls);
-        held.clear();
-        return pieces;
-      };
+      const sequence = new ToolCallSequence();
       const releaseHeld = () => {
-        for (const piece of release()) subscriber.next(piece);
+        for (const piece of sequence.release()) subscriber.next(piece);
       };
       // One subscriber: text deltas, the hot path, pass straight through.
       return events$.subscribe({
         next: (event) => {
           if (event.type === 'finish') releaseHeld();
-          if (!holds(event)) subscriber.next(event);
+          if (!sequence.holds(event)) subscriber.next(event);
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => {

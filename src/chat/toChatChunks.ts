@@ -1,8 +1,8 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import { sequenceToolCalls } from './sequenceToolCalls.js';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import type { AgentEventOf } from '../agent/agentEvent.js';
+import { ToolCallSequence } from './ToolCallSequence.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionMeta,
@@ -94,14 +94,24 @@ export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEv
       subscriber.next(chunk({ role: 'assistant' }));
       // A subscriber that left at the role chunk never starts the run.
       if (subscriber.closed) return;
-      // One subscriber for every delta of the answer: no concat, map and filter stages each holding their own.
-      return events$.pipe(sequenceToolCalls()).subscribe({
+      // Tool calls sequenced as `sequenceToolCalls` does, in this subscriber: one for every delta of the
+      // answer, no concat, map, filter or sequencing stages each holding their own.
+      const sequence = new ToolCallSequence();
+      const emit = (event: AgentEvent) => {
+        const encoded = encode(event);
+        if (encoded !== undefined) subscriber.next(encoded);
+      };
+      const releaseHeld = () => {
+        for (const piece of sequence.release()) emit(piece);
+      };
+      return events$.subscribe({
         next: (event) => {
-          const encoded = encode(event);
-          if (encoded !== undefined) subscriber.next(encoded);
+          if (event.type === 'finish') releaseHeld();
+          if (!sequence.holds(event)) emit(event);
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => {
+          releaseHeld();
           if (!finished) subscriber.next(chunk({}, 'stop'));
           if (meta.includeUsage) {
             subscriber.next({

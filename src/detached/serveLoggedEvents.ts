@@ -1,3 +1,4 @@
+import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
 import { identity } from 'rxjs';
 import { startLifecycle } from '../pipeline/lifecycle.js';
@@ -43,7 +44,7 @@ export async function serveLoggedEvents(
   context: Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'> & DetachedContext,
 ): Promise<Served> {
   const leave = context.followers.enter(log.id);
-  const lifecycle = startLifecycle({ metrics: context.metrics, inFlight: context.metrics.inFlightStreams.labels(routeOf(req)) });
+  const lifecycle = startLifecycle({ metrics: context.metrics, inFlight: inFlightStreams(context.metrics, routeOf(req)) });
   try {
     const events$ = followEvents(context.store.events, log.id, log.after, { ...log, ready: () => drained(res) });
     return await serveSse(req, res, events$, LOGGED_EVENTS, { ...context, lifecycle });

@@ -9,13 +9,20 @@ import { answerError } from './answerError.js';
  * resolves to is handed to the access log, which writes once the response is closed.
  */
 export function route(accessLog: AccessLog, handler: RouteHandler): RequestHandler {
-  return async (req, res) => {
-    let served: Served | void = undefined;
-    try {
-      served = await handler(req, res);
-    } catch (error) {
+  // Promise callbacks, not an async function: one suspended at its await was held by every open stream for its life.
+  return (req, res) => {
+    const log = (served: Served | void) => accessLog(req, res, served ?? undefined);
+    const fail = (error: unknown) => {
       answerError(res, error);
+      accessLog(req, res, undefined);
+    };
+    let answered: Served | void | Promise<Served | void>;
+    try {
+      answered = handler(req, res);
+    } catch (error) {
+      fail(error);
+      return;
     }
-    accessLog(req, res, served ?? undefined);
+    return Promise.resolve(answered).then(log, fail);
   };
 }

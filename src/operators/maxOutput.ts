@@ -90,6 +90,6 @@ export function maxOutput({ maxChars, cancellation, includeReasoning = false }: 
         },
       });
       if (reached && !subscriber.closed) endAtLimit();
-      return () => run?.unsubscribe();
+      return run;
     });
 }

@@ -40,7 +40,7 @@ export interface Lifecycle {
  * its metrics.
  *
  * @example
- * const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(route), activeRuns });
+ * const lifecycle = startLifecycle({ metrics, inFlight: inFlightStreams(metrics, route), activeRuns });
  * try {
  *   await serveSse(res, agent.run(request, lifecycle.cancellation).pipe(lifecycle.record), protocol, { lifecycle, ... });
  * } finally {

@@ -1,4 +1,4 @@
-import { defer, tap, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import type { AgentEvent, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import { UpstreamError } from '../errors/UpstreamError.js';
@@ -19,27 +19,29 @@ export function recordRunMetrics(
   onUsage: (usageSoFar: Usage) => void = () => undefined,
 ): MonoTypeOperatorFunction<AgentEvent> {
   return (events$) =>
-    defer(() => {
+    new Observable<AgentEvent>((subscriber) => {
       const started = performance.now();
       let sawToken = false;
       let usage = ZERO_USAGE;
-      return events$.pipe(
-        tap({
-          next: (event) => {
-            if (!sawToken && (event.type === 'text' || event.type === 'reasoning')) {
-              sawToken = true;
-              metrics.timeToFirstToken.observe((performance.now() - started) / 1000);
-            } else if (event.type === 'usage') {
-              usage = sumUsage(usage, event.usage);
-              metrics.tokens.inc({ direction: 'in' }, event.usage.inputTokens);
-              metrics.tokens.inc({ direction: 'out' }, event.usage.outputTokens);
-              onUsage(usage);
-            }
-          },
-          error: (error: unknown) => {
-            if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
-          },
-        }),
-      );
+      // One subscriber for the run's life, where defer and tap held two.
+      return events$.subscribe({
+        next: (event) => {
+          if (!sawToken && (event.type === 'text' || event.type === 'reasoning')) {
+            sawToken = true;
+            metrics.timeToFirstToken.observe((performance.now() - started) / 1000);
+          } else if (event.type === 'usage') {
+            usage = sumUsage(usage, event.usage);
+            metrics.tokens.inc({ direction: 'in' }, event.usage.inputTokens);
+            metrics.tokens.inc({ direction: 'out' }, event.usage.outputTokens);
+            onUsage(usage);
+          }
+          subscriber.next(event);
+        },
+        error: (error: unknown) => {
+          if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
+          subscriber.error(error);
+        },
+        complete: () => subscriber.complete(),
+      });
     });
 }

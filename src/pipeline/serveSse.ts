@@ -40,7 +40,6 @@ export function serveSse<In, Out>(
   const route = routeOf(req);
   const { cancellation } = lifecycle;
   res.writeHead(200, SSE_HEADERS);
-  res.flushHeaders();
 
   let firstByte = true;
   let failed = false;
@@ -70,7 +69,7 @@ export function serveSse<In, Out>(
     },
     onCompact: () => metrics.slowClientCompactions.inc(),
   });
-  return new Promise<Served>((resolve) => {
+  const served$ = new Promise<Served>((resolve) => {
     frames$.subscribe({
       next: (frame) => {
         if (firstByte) metrics.timeToFirstByte.observe((performance.now() - startedAt) / 1000);
@@ -101,4 +100,8 @@ export function serveSse<In, Out>(
       },
     });
   });
+  // A protocol that hands over a frame at once (the role chunk) sends the headers with it, in one
+  // write; one that waits (a follower of a quiet run) sends them now, so the client is not left waiting.
+  if (bytes === 0 && !res.writableEnded && !res.destroyed) res.flushHeaders();
+  return served$;
 }

@@ -1,9 +1,10 @@
-import { identity, map, takeUntil, tap, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from 'rxjs';
+import { identity, takeUntil, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
 import { keepalive } from '../sse/keepalive.js';
 import type { SseSink } from '../sse/sseSink.js';
 import { writeTo } from '../sse/writeTo.js';
 import type { SseProtocol } from './sseProtocol.js';
+import { toFrames } from './toFrames.js';
 
 export interface SsePipelineOptions<In, Out> {
   readonly sink: SseSink;
@@ -47,14 +48,12 @@ export function ssePipeline<In, Out>(
   protocol: SseProtocol<In, Out>,
   options: SsePipelineOptions<In, Out>,
 ): Observable<string> {
-  const { cancellation, scheduler, onFailure } = options;
-  const { isFailure } = protocol;
+  const { cancellation, scheduler } = options;
   return source$.pipe(
     options.events ?? identity,
     protocol.encode,
     options.chunks ?? identity,
-    tap({ next: isFailure && onFailure ? (message) => isFailure(message) && onFailure() : undefined, error: onFailure }),
-    map(protocol.frame),
+    toFrames(protocol.frame, protocol.isFailure, options.onFailure),
     protocol.end ?? identity,
     keepalive(options.keepaliveMs, scheduler),
     writeTo(options.sink, {

@@ -1,3 +1,4 @@
+import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
 import { concatMap, filter } from 'rxjs';
 import { startLifecycle } from '../pipeline/lifecycle.js';
@@ -22,7 +23,7 @@ export async function respondResponse(req: Request, res: Response, turn: Respons
   await turn.save(draft.snapshot('in_progress'));
   const save = (response: ResponseObject) =>
     turn.save(response).catch((error: unknown) => logger.error({ err: error }, 'the response was answered but could not be stored'));
-  const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightStreams.labels(routeOf(req)), activeRuns, maxOutputChars });
+  const lifecycle = startLifecycle({ metrics, inFlight: inFlightStreams(metrics, routeOf(req)), activeRuns, maxOutputChars });
   let settled = false;
   const answer$ = agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
     lifecycle.record,

@@ -1,10 +1,10 @@
-import { asyncScheduler, concat, defer, EMPTY, filter, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concat, defer, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
 import { DEFAULTS } from '../../config.js';
 import { AgentError } from '../../errors/AgentError.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Agent, AgentRequest, ChatMessage, ToolCall, ToolChoice } from '../agent.js';
-import type { AgentEvent, FinishReason } from '../agentEvent.js';
+import type { AgentEvent, FinishReason, Usage } from '../agentEvent.js';
 import { clientToolConflicts } from '../clientToolConflicts.js';
 import { createRun } from '../createRun.js';
 import { queueSteers, type SteerQueue } from '../queueSteers.js';
@@ -15,6 +15,7 @@ import type { Tool, ToolSource } from '../tools/tool.js';
 import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
 import { deadline } from './deadline.js';
 import { firstValueTimeout } from './firstValueTimeout.js';
+import { continueAfterTurn } from './continueAfterTurn.js';
 import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
@@ -82,6 +83,8 @@ interface RunState {
   readonly signal: AbortSignal;
   readonly gate: ToolGate;
   readonly steers: SteerQueue;
+  /** The usage of its model calls so far, for the log line of an interrupted run. */
+  usage: Usage;
 }
 
 /** The server's tools as offered in one model call: the definitions the upstream is sent, and the tools by name. */
@@ -165,18 +168,19 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       parallelToolCalls: request.parallelToolCalls,
       options: request.options,
     });
-    const clientToolNames = new Set(clientTools.map((tool) => tool.function.name));
+    const clientToolNames = clientTools.length > 0 ? new Set(clientTools.map((tool) => tool.function.name)) : undefined;
     const post = { url, apiKey, body, signal, requestId: request.requestId, onResponse: options.onUpstreamResponse };
     return (
       options.upstreamChunks
         ? options.upstreamChunks(post)
         : upstreamChunks(post, { maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes })
     ).pipe(
-      filter(carriesOutput),
+      // Only a chunk with output ends the wait for the first token; the others (the role chunk) make no events anyway.
       firstValueTimeout(
         firstTokenTimeoutMs,
         () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
         scheduler,
+        carriesOutput,
       ),
       deadline(
         requestTimeoutMs,
@@ -227,20 +231,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     const serverTools = offer(request.approvals !== undefined);
     const steered = steers.map((input): AgentEvent => ({ type: 'steered', input }));
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next:
-    // concat and a filter, where connect and merge held a subject and four subscribers per call.
-    return defer(() => {
-      let end: TurnEnd | undefined;
-      const isDelta = (event: TurnEvent): event is AgentEvent => {
-        if (event.type !== 'turn_end') return true;
-        end = event;
-        return false;
-      };
-      return concat(
-        steered,
-        callModel(request, messages, iteration, signal, serverTools).pipe(filter(isDelta)),
-        defer(() => (end ? afterTurn(end) : EMPTY)),
-      );
-    });
+    // continueAfterTurn, where connect and merge held a subject and four subscribers per call.
+    // Every model call's usage passes there too: the run's is summed on the way, not by a tap of its own.
+    const call$ = callModel(request, messages, iteration, signal, serverTools).pipe(
+      continueAfterTurn(afterTurn, (usage) => (run.usage = sumUsage(run.usage, usage))),
+    );
+    return steered.length > 0 ? concat(steered, call$) : call$;
 
     function afterTurn(event: TurnEnd): Observable<AgentEvent> {
       if (event.clientToolCalls.length > 0) {
@@ -289,7 +285,6 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             const message = `the client tool "${conflict.name}" (tools[${conflict.index}]) has the name of one of the agent's own tools; rename it`;
             return { events: throwError(() => new AgentError(message, 'tool_name_conflict')) };
           }
-          let usage = ZERO_USAGE;
           const gate: ToolGate = {
             needsApproval: requireApproval,
             approvals: request.approvals,
@@ -297,24 +292,23 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             scheduler,
           };
           const steers = queueSteers(request.steers$);
-          const state: RunState = { signal, gate, steers };
+          const state: RunState = { signal, gate, steers, usage: ZERO_USAGE };
           const resumed = callsToResume(request);
-          const start$ = defer(() =>
+          // Called once per subscription already (createRun), so no defer of its own.
+          const start$ =
             resumed.length > 0
               ? runTools(resumed, offer(), state, (toolMessages) => converse(request, [...request.messages, ...toolMessages], 1, state))
-              : converse(request, request.messages, 1, state),
-          );
-          const events$ = using(
-            () => steers.subscription,
-            () => start$,
-          ).pipe(
-            tap((event) => {
-              if (event.type === 'usage') usage = sumUsage(usage, event.usage);
-            }),
-          );
+              : converse(request, request.messages, 1, state);
+          // The steers' subscription lasts as long as the run; a run without steers has none to hold.
+          const events$ = request.steers$
+            ? using(
+                () => steers.subscription,
+                () => start$,
+              )
+            : start$;
           return {
             events: events$,
-            interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage }, 'llm run interrupted'),
+            interrupt: (reason) => logger.info({ requestId: request.requestId, reason, usage: state.usage }, 'llm run interrupted'),
           };
         },
         { logger },

@@ -2,7 +2,7 @@ import { Observable, type OperatorFunction } from 'rxjs';
 import type { ToolCall } from '../agent.js';
 import type { AgentEvent, AgentEventOf, Usage } from '../agentEvent.js';
 import { createTextBuffer } from './createTextBuffer.js';
-import { createToolCallAssembler } from './createToolCallAssembler.js';
+import { createToolCallAssembler, type ToolCallAssembler } from './createToolCallAssembler.js';
 import type { UpstreamChunk, UpstreamToolCallDelta } from './upstreamChunk.js';
 
 /** The last value of a model call: what the assistant said and asked for, and why it stopped. */
@@ -17,6 +17,8 @@ export interface TurnEnd {
 }
 
 export type TurnEvent = AgentEvent | TurnEnd;
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 export interface TurnEventsOptions {
   /** The names of the client's tools: calls to them stream out as they arrive. Default: none. */
@@ -47,19 +49,23 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
  *                                   U = usage, E = turn_end with the tool calls
  * ```
  */
-export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions = {}): OperatorFunction<UpstreamChunk, TurnEvent> {
+export function toTurnEvents({ clientToolNames = NO_NAMES }: TurnEventsOptions = {}): OperatorFunction<UpstreamChunk, TurnEvent> {
   return (chunks$) =>
     new Observable<TurnEvent>((subscriber) => {
-      const toolCalls = createToolCallAssembler();
+      // Made at the first tool-call fragment: a turn that only talks (most, and every open stream) holds none of it.
+      let toolCalls: ToolCallAssembler | undefined;
       // Upstream index -> client index, in the order the client calls were recognised.
-      const clientIndexes = new Map<number, number>();
-      const serverIndexes = new Set<number>();
+      let clientIndexes: Map<number, number> | undefined;
+      let serverIndexes: Set<number> | undefined;
       // Kept for the assistant message a tool call goes back with: flat, not a rope node per delta.
       const content = createTextBuffer();
       let finishReason: string | null = null;
       let usage: Usage | undefined;
 
       function route(fragment: UpstreamToolCallDelta): ToolCallDelta | undefined {
+        toolCalls ??= createToolCallAssembler();
+        clientIndexes ??= new Map();
+        serverIndexes ??= new Set();
         const at = toolCalls.add(fragment);
         if (serverIndexes.has(at)) return undefined;
         const index = clientIndexes.get(at);
@@ -85,15 +91,17 @@ export function toTurnEvents({ clientToolNames = new Set() }: TurnEventsOptions 
       }
 
       function turnEnd(): TurnEnd {
+        const end: TurnEnd = { type: 'turn_end', content: content.text(), toolCalls: [], clientToolCalls: [], finishReason };
+        const calls = toolCalls;
+        const clients = clientIndexes;
+        if (!calls || !clients) return end;
         return {
-          type: 'turn_end',
-          content: content.text(),
-          toolCalls: toolCalls
+          ...end,
+          toolCalls: calls
             .indexes()
-            .filter((at) => !clientIndexes.has(at))
-            .map((at) => toolCalls.call(at)),
-          clientToolCalls: [...clientIndexes.keys()].map((at) => toolCalls.call(at)),
-          finishReason,
+            .filter((at) => !clients.has(at))
+            .map((at) => calls.call(at)),
+          clientToolCalls: [...clients.keys()].map((at) => calls.call(at)),
         };
       }
 

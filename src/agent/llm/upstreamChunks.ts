@@ -92,32 +92,62 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
           subscriber.next(chunk);
         },
       });
-      try {
-        const decoder = new TextDecoder();
-        const frameBytes = createFrameMeter();
-        for await (const bytes of response.body) {
+      // Read with listeners, not `for await`: a suspended async function, the stream's async iterator and
+      // its end-of-stream watcher (seven closures) were held by every open stream for its life.
+      const body = response.body;
+      const decoder = new TextDecoder();
+      const frameBytes = createFrameMeter();
+      let ended = false;
+      const end = (error?: unknown) => {
+        if (ended) return;
+        ended = true;
+        settled = true;
+        body.off('data', onData);
+        body.off('end', onEnd);
+        body.off('error', onError);
+        body.off('close', onClose);
+        // Past [DONE], a failure or an unsubscription nothing more is read.
+        body.destroy();
+        if (subscriber.closed || signal.aborted) return;
+        if (error !== undefined) subscriber.error(toUpstreamError(error, url, 'stream', status));
+        else if (failure) subscriber.error(failure);
+        else if (!done && !finished)
+          subscriber.error(new UpstreamError('dropped', 'ended the stream before it finished (no finish_reason and no [DONE])', status));
+        else subscriber.complete();
+      };
+      function onData(bytes: Uint8Array) {
+        try {
           // Checked before the parser sees the bytes: it buffers an unended event whole.
-          if (frameBytes(bytes as Uint8Array) > maxFrameBytes) {
+          if (frameBytes(bytes) > maxFrameBytes) {
             failure = new UpstreamError(
               'malformed_frame',
               `sent more than ${maxFrameBytes} bytes without ending an event (maxFrameBytes, RXGATE_UPSTREAM_MAX_FRAME_BYTES)`,
               status,
             );
-            break;
+            end();
+            return;
           }
-          parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
-          // Leaving the loop destroys the body: past [DONE], a failure or an unsubscription nothing more is read.
-          if (done || failure || subscriber.closed) break;
+          parser.feed(decoder.decode(bytes, { stream: true }));
+        } catch (error) {
+          end(error);
+          return;
         }
-      } catch (error) {
-        throw toUpstreamError(error, url, 'stream', status);
+        if (done || failure || subscriber.closed) end();
       }
-      if (failure) throw failure;
-      if (!done && !finished && !subscriber.closed) {
-        throw new UpstreamError('dropped', 'ended the stream before it finished (no finish_reason and no [DONE])', status);
+      function onEnd() {
+        end();
       }
-      settled = true;
-      subscriber.complete();
+      function onError(error: unknown) {
+        end(error);
+      }
+      // A body that closes without its end or an error was cut off, as `for await` would have said.
+      function onClose() {
+        end(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+      }
+      body.on('data', onData);
+      body.on('end', onEnd);
+      body.on('error', onError);
+      body.on('close', onClose);
     }
 
     stream().catch((error: unknown) => {
