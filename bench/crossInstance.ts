@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { createApp } from '../src/http/createApp.js';
 import type { Coordinator } from '../src/store/Coordinator.js';
+import { keysMatching } from '../src/store/redis/keysMatching.js';
 import { RedisCoordinator } from '../src/store/redis/RedisCoordinator.js';
 import { RedisStore } from '../src/store/redis/RedisStore.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
@@ -178,8 +179,7 @@ async function main(): Promise<void> {
   await upstream.close();
 
   const cleaner = await RedisStore.open({ url: REDIS_URL, prefix });
-  for await (const keys of cleaner.redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 1_000 }))
-    if (keys.length > 0) await cleaner.redis.del(keys);
+  for await (const keys of keysMatching(cleaner.redis, `${prefix}*`)) await Promise.all(keys.map((key) => cleaner.redis.del(key)));
   await cleaner.close();
 
   process.stdout.write(

@@ -2,7 +2,7 @@ import { Subject } from 'rxjs';
 import { CapacityError } from '../../errors/CapacityError.js';
 import type { Logger } from '../../logger.js';
 import type { Coordinator, RunInput } from '../Coordinator.js';
-import type { RedisClient } from './connectRedis.js';
+import { isCluster, type RedisClient } from './connectRedis.js';
 import { redisCall } from './redisCall.js';
 import type { RedisStore } from './RedisStore.js';
 
@@ -60,7 +60,8 @@ export class RedisCoordinator implements Coordinator {
     private readonly options: RedisCoordinatorOptions,
   ) {
     this.stopWithinMs = options.leaseMs * 2;
-    this.#subscriber = store.redis.duplicate() as RedisClient;
+    // A cluster's duplicate needs no connection of its own to every master: it subscribes on one node, which hears every PUBLISH.
+    this.#subscriber = isCluster(store.redis) ? store.redis.duplicate({ minimizeConnections: true }) : store.redis.duplicate();
     this.#subscriber.on('error', () => undefined);
   }
 

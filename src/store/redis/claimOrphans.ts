@@ -13,26 +13,42 @@ return 1`;
  * The unfinished runs (or responses) whose owner instance no longer holds its lease, each claimed
  * by this caller alone: the item's `owner` becomes `claimant`, so that two instances sweeping at
  * once never both end the same run, and the old owner's later saves are refused (it is fenced
- * off: see `ownedBy`). Returns the claimed ids.
+ * off: see `ownedBy`). Returns the claimed ids. Entries of the `unfinished` index that a save cut
+ * short left behind (see `indexedSave`) are dropped: an id without an item, or a settled item.
  */
-export async function claimOrphans(redis: RedisClient, keys: RedisKeys, kind: 'runs' | 'responses', claimant: string): Promise<string[]> {
-  const ids = await redis.sMembers(keys.unfinished(kind));
+export async function claimOrphans(
+  redis: RedisClient,
+  keys: RedisKeys,
+  kind: 'runs' | 'responses',
+  unfinishedStatuses: ReadonlySet<string>,
+  claimant: string,
+): Promise<string[]> {
+  const unfinished = keys.unfinished(kind);
+  const ids = await redis.sMembers(unfinished);
   if (ids.length === 0) return [];
   const item = kind === 'runs' ? keys.run.bind(keys) : keys.response.bind(keys);
-  const owners = await Promise.all(ids.map((id) => redis.hGet(item(id), 'owner')));
+  const fields: (string | null | undefined)[][] = await Promise.all(ids.map((id) => redis.hmGet(item(id), ['owner', 'status'])));
   const alive = new Map<string, boolean>();
-  for (const owner of new Set(owners)) if (owner) alive.set(owner, (await redis.exists(keys.instance(owner))) === 1);
+  for (const owner of new Set(fields.map(([owner]) => owner)))
+    if (owner) alive.set(owner, (await redis.exists(keys.instance(owner))) === 1);
   const claimed: string[] = [];
   for (const [index, id] of ids.entries()) {
-    const owner = owners[index];
+    const [owner, status] = fields[index]!;
     if (!owner) {
-      // Gone (a Redis restarted without persistence): nothing is left to end.
-      await redis.sRem(keys.unfinished(kind), id);
+      // No item: its save died after indexing it, or Redis lost it (restarted without persistence).
+      await redis.sRem(unfinished, id);
+      // Unless a save was under way (it indexes, then writes): its item is there now.
+      if ((await redis.exists(item(id))) === 1) await redis.sAdd(unfinished, id);
+      continue;
+    }
+    if (!unfinishedStatuses.has(status ?? '')) {
+      // Settled by a save that died before taking it out of the index: nothing to end.
+      await redis.sRem(unfinished, id);
       continue;
     }
     if (alive.get(owner)) continue;
     if ((await redis.eval(CLAIM, { keys: [item(id)], arguments: [owner, claimant] })) !== 1) continue;
-    await redis.sRem(keys.unfinished(kind), id);
+    await redis.sRem(unfinished, id);
     claimed.push(id);
   }
   return claimed;
