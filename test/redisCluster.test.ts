@@ -5,6 +5,8 @@ import { keysMatching } from '../src/store/redis/keysMatching.js';
 import { RedisStore } from '../src/store/redis/RedisStore.js';
 import { entryId } from '../src/store/redis/streamId.js';
 import { startOwnRedisCluster } from './support/ownRedisCluster.js';
+import { describeRedisProcesses } from './support/redisProcesses.js';
+import { describeRedisStorePair } from './support/redisStorePair.js';
 import { testPrefix } from './support/redisTest.js';
 import { describeSeveralInstances } from './support/severalInstances.js';
 import { describeStoreContract } from './support/storeContract.js';
@@ -28,7 +30,11 @@ async function openStore() {
 
 describeStoreContract('RedisStore on a Redis Cluster', (retention) => RedisStore.open({ ...target(), prefix: testPrefix(), retention }));
 
+describeRedisStorePair('a Redis Cluster', target);
+
 describeSeveralInstances('a Redis Cluster', target);
+
+describeRedisProcesses('a Redis Cluster', target);
 
 describe('RedisStore on a Redis Cluster', () => {
   it("keeps each run's keys on one master and spreads runs over all of them, the indexes apart", async () => {
