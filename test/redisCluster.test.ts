@@ -5,6 +5,7 @@ import { keysMatching } from '../src/store/redis/keysMatching.js';
 import { RedisStore } from '../src/store/redis/RedisStore.js';
 import { entryId } from '../src/store/redis/streamId.js';
 import { startOwnRedisCluster } from './support/ownRedisCluster.js';
+import { describeFollowers } from './support/redisFollowers.js';
 import { describeRedisProcesses } from './support/redisProcesses.js';
 import { describeRedisStorePair } from './support/redisStorePair.js';
 import { testPrefix } from './support/redisTest.js';
@@ -33,6 +34,8 @@ describeStoreContract('RedisStore on a Redis Cluster', (retention) => RedisStore
 describeRedisStorePair('a Redis Cluster', target);
 
 describeSeveralInstances('a Redis Cluster', target);
+
+describeFollowers('a Redis Cluster', target);
 
 describeRedisProcesses('a Redis Cluster', target);
 
