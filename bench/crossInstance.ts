@@ -1,6 +1,7 @@
 // `npm run bench:instances`: what several instances on one Redis cost against one instance on SQLite:
 // stop latency (POST /stop to the upstream request's socket closed) and follower fan-out (events/s
-// delivered to 200 followers of one run). Needs Redis on RXGATE_BENCH_REDIS_URL (default 127.0.0.1:6379/0).
+// delivered to 200 followers of one run). Needs Redis on RXGATE_BENCH_REDIS_URL (default 127.0.0.1:6379/0);
+// with RXGATE_BENCH_REDIS_CLUSTER_URL (a Redis Cluster's nodes, comma-separated), the same on the cluster.
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { createApp } from '../src/http/createApp.js';
 import type { Coordinator } from '../src/store/Coordinator.js';
+import type { RedisTarget } from '../src/store/redis/connectRedis.js';
 import { keysMatching } from '../src/store/redis/keysMatching.js';
 import { RedisCoordinator } from '../src/store/redis/RedisCoordinator.js';
 import { RedisStore } from '../src/store/redis/RedisStore.js';
@@ -18,6 +20,7 @@ import type { Store } from '../src/store/Store.js';
 import { fixed, median, p99 } from './stats.js';
 
 const REDIS_URL = process.env.RXGATE_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+const CLUSTER_URL = process.env.RXGATE_BENCH_REDIS_CLUSTER_URL;
 const quick = process.argv.includes('--quick');
 const STOP_TRIALS = quick ? 20 : 200;
 const FOLLOWERS = 200;
@@ -139,6 +142,33 @@ async function fanOut(
   return counts.reduce((sum, count) => sum + count, 0) / seconds;
 }
 
+/** Two instances on `target`: the table row of their stop latency and fan-out. */
+async function redisRow(upstream: Awaited<ReturnType<typeof startUpstream>>, label: string, target: RedisTarget): Promise<string> {
+  const prefix = `rxgate-bench:${randomUUID().slice(0, 8)}:`;
+  const redis = await Promise.all(
+    [0, 1].map(async () => {
+      const store = await RedisStore.open({ ...target, prefix });
+      const coordinator = await RedisCoordinator.start(store, {
+        leaseMs: 10_000,
+        maxConcurrent: 1_000,
+        logger: silentLogger,
+      });
+      return startInstance(upstream.baseUrl, store, coordinator);
+    }),
+  );
+  const [a, b] = redis as [Instance, Instance];
+  log(`${label}: stop latency`);
+  const redisStop = await stopLatencies(upstream, a, b);
+  log(`${label}: fan-out`);
+  const redisFanOut = await fanOut(upstream, a, [a, b]);
+  for (const instance of redis) await instance.close();
+  const cleaner = await RedisStore.open({ ...target, prefix });
+  // One DEL per key: on a cluster, keys of different slots cannot share one.
+  for await (const keys of keysMatching(cleaner.redis, `${prefix}*`)) await Promise.all(keys.map((key) => cleaner.redis.del(key)));
+  await cleaner.close();
+  return `| ${label} | ${fixed(median(redisStop))} | ${fixed(p99(redisStop))} | ${Math.round(redisFanOut)} |`;
+}
+
 const log = (message: string) => process.stderr.write(`[bench:instances] ${message}\n`);
 
 async function main(): Promise<void> {
@@ -155,32 +185,10 @@ async function main(): Promise<void> {
     `| SQLite, one instance (stop on the owner) | ${fixed(median(sqliteStop))} | ${fixed(p99(sqliteStop))} | ${Math.round(sqliteFanOut)} |`,
   );
 
-  const prefix = `rxgate-bench:${randomUUID().slice(0, 8)}:`;
-  const redis = await Promise.all(
-    [0, 1].map(async () => {
-      const store = await RedisStore.open({ url: REDIS_URL, prefix });
-      const coordinator = await RedisCoordinator.start(store, {
-        leaseMs: 10_000,
-        maxConcurrent: 1_000,
-        logger: silentLogger,
-      });
-      return startInstance(upstream.baseUrl, store, coordinator);
-    }),
-  );
-  const [a, b] = redis as [Instance, Instance];
-  log('Redis: stop latency');
-  const redisStop = await stopLatencies(upstream, a, b);
-  log('Redis: fan-out');
-  const redisFanOut = await fanOut(upstream, a, [a, b]);
-  rows.push(
-    `| Redis, two instances (stop on B, run on A) | ${fixed(median(redisStop))} | ${fixed(p99(redisStop))} | ${Math.round(redisFanOut)} |`,
-  );
-  for (const instance of redis) await instance.close();
+  rows.push(await redisRow(upstream, 'Redis, two instances (stop on B, run on A)', { url: REDIS_URL }));
+  if (CLUSTER_URL)
+    rows.push(await redisRow(upstream, 'Redis Cluster, two instances (stop on B, run on A)', { url: CLUSTER_URL, cluster: true }));
   await upstream.close();
-
-  const cleaner = await RedisStore.open({ url: REDIS_URL, prefix });
-  for await (const keys of keysMatching(cleaner.redis, `${prefix}*`)) await Promise.all(keys.map((key) => cleaner.redis.del(key)));
-  await cleaner.close();
 
   process.stdout.write(
     [
