@@ -31,6 +31,13 @@ export function describeRedisStorePair(name: string, target: () => RedisTarget):
       expect(await owner.runs.get('run_a')).toEqual({ id: 'run_a', status: 'failed' });
     });
 
+    it('hands an orphan to one claimant only, even when its owner sweeps at the same time (its claim leaves the owner as it was)', async () => {
+      const { owner, sweeper } = await pair();
+      await owner.runs.save({ id: 'run_a', status: 'running' });
+      const claimed = await Promise.all([owner.runs.unfinished(), sweeper.runs.unfinished()]);
+      expect(claimed.flat()).toEqual([{ id: 'run_a', status: 'running' }]);
+    });
+
     it('drops the saves and replacements of a response another instance claimed', async () => {
       const { owner, sweeper } = await pair();
       const response = (status: string) => ({ id: 'resp_a', status, previous_response_id: null });

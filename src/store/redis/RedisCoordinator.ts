@@ -68,6 +68,7 @@ export class RedisCoordinator implements Coordinator {
   /** Takes this instance's lease, listens for stop requests, and starts the heartbeat. */
   static async start(store: RedisStore, options: RedisCoordinatorOptions): Promise<RedisCoordinator> {
     const coordinator = new RedisCoordinator(store, options);
+    store.claimant.runsItsOwn = true;
     await coordinator.#subscriber.connect();
     await coordinator.#subscriber.subscribe(store.keys.stops(), (id) => {
       if (coordinator.#owned.has(id)) coordinator.#stops.next(id);

@@ -4,7 +4,7 @@ import { ConversationTooLargeError } from '../../errors/ConversationTooLargeErro
 import { UnavailableResponseError, type Tombstone } from '../../errors/UnavailableResponseError.js';
 import type { ResponseRecord, ResponseStore, StoredResponse } from '../ResponseStore.js';
 import type { RetentionPolicy } from '../retentionPolicy.js';
-import { claimOrphans, ownedBy } from './claimOrphans.js';
+import { claimOrphans, ownedBy, type Claimant } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
 import { indexedSave } from './indexedSave.js';
 import { redisCall } from './redisCall.js';
@@ -60,7 +60,7 @@ export class RedisResponseStore implements ResponseStore {
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly retention: RetentionPolicy,
-    private readonly instanceId: string,
+    private readonly self: Claimant,
   ) {}
 
   #itemKeys(id: string): string[] {
@@ -87,7 +87,7 @@ export class RedisResponseStore implements ResponseStore {
             turnJson,
             previous ?? '',
             String(bytes),
-            this.instanceId,
+            this.self.id,
             String(Date.now()),
           ],
         }),
@@ -118,7 +118,7 @@ export class RedisResponseStore implements ResponseStore {
       await indexedSave(this.redis, this.keys, 'responses', response.id, UNFINISHED_RESPONSE.has(response.status), () =>
         this.redis.eval(REPLACE, {
           keys: this.#itemKeys(response.id),
-          arguments: [...this.#expiryArgs(response.status), JSON.stringify(response), response.status, this.instanceId],
+          arguments: [...this.#expiryArgs(response.status), JSON.stringify(response), response.status, this.self.id],
         }),
       );
     });
@@ -127,7 +127,7 @@ export class RedisResponseStore implements ResponseStore {
   /** The unfinished responses whose instance died (its lease expired): each is handed to one caller only. */
   unfinished<R extends ResponseRecord>(): Promise<R[]> {
     return redisCall('read unfinished responses', async () => {
-      const ids = await claimOrphans(this.redis, this.keys, 'responses', UNFINISHED_RESPONSE, this.instanceId);
+      const ids = await claimOrphans(this.redis, this.keys, 'responses', UNFINISHED_RESPONSE, this.self);
       const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.response(id), 'body')));
       return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
     });

@@ -1,6 +1,6 @@
 import type { RetentionPolicy } from '../retentionPolicy.js';
 import type { RunRecord, RunStore } from '../RunStore.js';
-import { claimOrphans, ownedBy } from './claimOrphans.js';
+import { claimOrphans, ownedBy, type Claimant } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
 import { indexedSave } from './indexedSave.js';
 import { redisCall } from './redisCall.js';
@@ -32,7 +32,7 @@ export class RedisRunStore implements RunStore {
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly retention: RetentionPolicy,
-    private readonly instanceId: string,
+    private readonly self: Claimant,
   ) {}
 
   save(run: RunRecord): Promise<void> {
@@ -43,7 +43,7 @@ export class RedisRunStore implements RunStore {
         redis.eval(SAVE, {
           keys: [keys.run(run.id), keys.events(run.id)],
           arguments: [
-            this.instanceId,
+            this.self.id,
             JSON.stringify(run),
             run.status,
             String(Date.now()),
@@ -65,7 +65,7 @@ export class RedisRunStore implements RunStore {
   /** The unfinished runs whose instance died (its lease expired): each is handed to one caller only, on whichever instance asks first. */
   unfinished<R extends RunRecord>(): Promise<R[]> {
     return redisCall('read unfinished runs', async () => {
-      const ids = await claimOrphans(this.redis, this.keys, 'runs', UNFINISHED_RUN, this.instanceId);
+      const ids = await claimOrphans(this.redis, this.keys, 'runs', UNFINISHED_RUN, this.self);
       const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body')));
       return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
     });

@@ -6,6 +6,7 @@ import { retentionPolicy, type RetentionPolicy } from '../retentionPolicy.js';
 import type { Store } from '../Store.js';
 import { BlockingStreamWatcher } from './BlockingStreamWatcher.js';
 import { connectRedis, isCluster, type RedisClient, type RedisTarget } from './connectRedis.js';
+import type { Claimant } from './claimOrphans.js';
 import { onePassAtATime } from './onePassAtATime.js';
 import { redisCall } from './redisCall.js';
 import { RedisEventLog } from './RedisEventLog.js';
@@ -36,6 +37,8 @@ export class RedisStore implements Store {
   readonly runs: RedisRunStore;
   readonly events: RedisEventLog;
   readonly keys: RedisKeys;
+  /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
+  readonly claimant: Claimant;
   readonly #watcher: StreamWatcher;
   readonly #retention: RetentionPolicy;
   #closed = false;
@@ -48,8 +51,9 @@ export class RedisStore implements Store {
     this.keys = new RedisKeys(prefix);
     this.#retention = retention;
     this.#watcher = isCluster(redis) ? new ShardedStreamWatcher(redis, this.keys) : new BlockingStreamWatcher(redis, blockingConnections);
-    this.responses = new RedisResponseStore(redis, this.keys, retention, this.instanceId);
-    this.runs = new RedisRunStore(redis, this.keys, retention, this.instanceId);
+    this.claimant = { id: instanceId, runsItsOwn: false };
+    this.responses = new RedisResponseStore(redis, this.keys, retention, this.claimant);
+    this.runs = new RedisRunStore(redis, this.keys, retention, this.claimant);
     this.events = new RedisEventLog(redis, this.keys, this.#watcher);
   }
 
