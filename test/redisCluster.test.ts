@@ -1,5 +1,7 @@
 import { firstValueFrom, skip } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/errors/ConfigError.js';
 import { isCluster, type RedisTarget } from '../src/store/redis/connectRedis.js';
 import { keysMatching } from '../src/store/redis/keysMatching.js';
 import { RedisStore } from '../src/store/redis/RedisStore.js';
@@ -38,6 +40,17 @@ describeSeveralInstances('a Redis Cluster', target);
 describeFollowers('a Redis Cluster', target);
 
 describeRedisProcesses('a Redis Cluster', target);
+
+describe('the Redis Cluster settings', () => {
+  it('take seed nodes, comma-separated, only with RXGATE_REDIS_CLUSTER, and RXGATE_REDIS_CLUSTER only with a URL', () => {
+    const seeds = 'redis://10.0.0.1:7000, redis://10.0.0.2:7000';
+    expect(loadConfig({ RXGATE_REDIS_URL: seeds, RXGATE_REDIS_CLUSTER: '1' })).toMatchObject({ redisUrl: seeds, redisCluster: true });
+    expect(loadConfig({})).toMatchObject({ redisCluster: false });
+    expect(() => loadConfig({ RXGATE_REDIS_URL: seeds })).toThrow(/several URLs.*RXGATE_REDIS_CLUSTER=true/);
+    expect(() => loadConfig({ RXGATE_REDIS_CLUSTER: 'true' })).toThrow(/RXGATE_REDIS_CLUSTER needs RXGATE_REDIS_URL/);
+    expect(() => loadConfig({ RXGATE_REDIS_URL: 'redis://a:1,nope', RXGATE_REDIS_CLUSTER: 'true' })).toThrow(ConfigError);
+  });
+});
 
 describe('RedisStore on a Redis Cluster', () => {
   it("keeps each run's keys on one master and spreads runs over all of them, the indexes apart", async () => {
