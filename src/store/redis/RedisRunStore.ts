@@ -22,7 +22,7 @@ return redis.call('HGET', KEYS[1], 'created')`;
 
 /**
  * Runs in Redis, one hash per run (`body`, `status`, `owner`: the instance that saved it,
- * `created`). A finished run and its event log expire after the retention's age; the `unfinished`
+ * `claims`: how often a sweeper took it over, `created`). A finished run and its event log expire after the retention's age; the `unfinished`
  * set lists the others, and the `settled` index lets retention trim by count. A save by an
  * instance whose run another one claimed (its lease had lapsed) is dropped: the claimant's
  * `failed` stands.
