@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { startOwnRedisCluster } from '../test/support/ownRedisCluster.js';
 import { launchGateway, type Gateway } from './launchGateway.js';
 import { median, p99 } from './stats.js';
 
@@ -17,7 +18,7 @@ export interface CrossInstancePlan {
 }
 
 export interface CrossInstanceRow {
-  readonly setup: 'sqlite' | 'redis';
+  readonly setup: 'sqlite' | 'redis' | 'redis-cluster';
   readonly stopMedian: number;
   readonly stopP99: number;
   /** Events delivered per second, summed over every follower. */
@@ -106,20 +107,27 @@ async function eventIds(body: ReadableStream<Uint8Array>): Promise<number[]> {
 async function fanOut(upstream: Upstream, owner: Gateway, instances: readonly Gateway[], followers: number) {
   upstream.streamAfterGate();
   const id = await createRun(owner.origin);
-  const bodies = await Promise.all(
-    Array.from(
-      { length: followers },
-      async (_, index) => (await fetch(`${instances[index % instances.length]!.origin}/v1/runs/${id}/events`)).body!,
-    ),
+  let attached = 0;
+  let allAttached!: () => void;
+  const everyoneAttached = new Promise<void>((resolve) => (allAttached = resolve));
+  const sequences = Promise.all(
+    Array.from({ length: followers }, async (_, index) => {
+      const response = await fetch(`${instances[index % instances.length]!.origin}/v1/runs/${id}/events`);
+      // Read at once: undici cancels the body of a Response that is garbage-collected before its body was touched.
+      const ids = eventIds(response.body!);
+      if (++attached === followers) allAttached();
+      return ids;
+    }),
   );
+  await everyoneAttached;
   const startedAt = performance.now();
   upstream.open();
-  const sequences = await Promise.all(bodies.map(eventIds));
+  const received = await sequences;
   const seconds = (performance.now() - startedAt) / 1000;
-  const length = Math.max(...sequences.map((ids) => ids.length));
+  const length = Math.max(...received.map((ids) => ids.length));
   return {
-    fanOut: sequences.reduce((sum, ids) => sum + ids.length, 0) / seconds,
-    completeFollowers: sequences.filter((ids) => ids.length === length && ids.every((seq, index) => seq === index)).length,
+    fanOut: received.reduce((sum, ids) => sum + ids.length, 0) / seconds,
+    completeFollowers: received.filter((ids) => ids.length === length && ids.every((seq, index) => seq === index)).length,
   };
 }
 
@@ -147,7 +155,7 @@ async function measureSetup(
   settings: Record<string, string>,
   plan: CrossInstancePlan,
 ): Promise<CrossInstanceRow> {
-  const instances = await Promise.all((setup === 'redis' ? [0, 1] : [0]).map(() => launchGateway('rxgate', upstream.baseUrl, settings)));
+  const instances = await Promise.all((setup === 'sqlite' ? [0] : [0, 1]).map(() => launchGateway('rxgate', upstream.baseUrl, settings)));
   const owner = instances[0]!;
   const asked = instances.at(-1)!;
   await stopLatencies(upstream, owner, asked, Math.ceil(plan.stopTrials / 10));
@@ -157,8 +165,18 @@ async function measureSetup(
   return { setup, stopMedian: median(stops), stopP99: p99(stops), ...delivered };
 }
 
+/** The same two instances on a Redis Cluster of three masters that the bench starts (and stops) itself. */
+async function measureOnCluster(upstream: Upstream, common: Record<string, string>, plan: CrossInstancePlan): Promise<CrossInstanceRow> {
+  const cluster = await startOwnRedisCluster(3);
+  try {
+    return await measureSetup('redis-cluster', upstream, { ...common, RXGATE_REDIS_URL: cluster.url, RXGATE_REDIS_CLUSTER: 'true' }, plan);
+  } finally {
+    await cluster.stop();
+  }
+}
+
 /**
- * What several instances on one Redis cost against one instance on a SQLite file: stop latency
+ * What several instances on Redis cost against one instance on a SQLite file: stop latency
  * (`POST /v1/runs/{id}/stop` on an instance to the upstream request of the run on the owner seeing
  * its socket close) and fan-out (events per second delivered to the followers of one run, spread
  * over the instances). Each instance is a gateway process of its own, like every other target.
@@ -172,7 +190,8 @@ export async function measureCrossInstance(plan: CrossInstancePlan): Promise<Cro
   try {
     const sqlite = await measureSetup('sqlite', upstream, { ...common, RXGATE_DATA_DIR: dataDir }, plan);
     const redis = await measureSetup('redis', upstream, { ...common, RXGATE_REDIS_URL: plan.redisUrl, RXGATE_REDIS_PREFIX: prefix }, plan);
-    return { rows: [sqlite, redis] };
+    const cluster = await measureOnCluster(upstream, common, plan);
+    return { rows: [sqlite, redis, cluster] };
   } finally {
     await upstream.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -259,10 +259,15 @@ function crossInstanceSection(result: CrossInstanceResult, plan: CrossInstancePl
   const row = (setup: CrossInstanceRow['setup']) => result.rows.find((candidate) => candidate.setup === setup)!;
   const sqlite = row('sqlite');
   const redis = row('redis');
-  const label = { sqlite: 'SQLite file, one instance (stop on the owner)', redis: 'Redis, two instances (run on A, stop on B)' };
+  const label = {
+    sqlite: 'SQLite file, one instance (stop on the owner)',
+    redis: 'Redis, two instances (run on A, stop on B)',
+    'redis-cluster': 'Redis Cluster of 3 masters, two instances (run on A, stop on B)',
+  };
+  const cluster = result.rows.find((candidate) => candidate.setup === 'redis-cluster');
   return [
     ...heading,
-    `What sharing runs through Redis costs (issue 14): two rxgate processes on the Redis at \`${plan.redisUrl}\` (a key prefix of their own, deleted afterwards), against one process on a SQLite file, each process started like every other target with the store the settings choose (\`RXGATE_REDIS_URL\` or \`RXGATE_DATA_DIR\`). ` +
+    `What sharing runs through Redis costs (issue 14): two rxgate processes on the Redis at \`${plan.redisUrl}\` (a key prefix of their own, deleted afterwards), then on a Redis Cluster of three masters on this machine that the bench starts and stops (\`RXGATE_REDIS_CLUSTER\`), against one process on a SQLite file, each process started like every other target with the store the settings choose (\`RXGATE_REDIS_URL\` or \`RXGATE_DATA_DIR\`). ` +
       `*Stop*: ${plan.stopTrials} runs (after ${Math.ceil(plan.stopTrials / 10)} unmeasured), one at a time, against an upstream that is silent after its headers; from \`POST /v1/runs/{id}/stop\` to the upstream seeing the run's request socket close (with Redis, the stop is sent to the instance that does not run it). ` +
       `*Fan-out*: ${plan.followers} followers of one run of ${plan.deltas.toLocaleString('en-US')} deltas (with Redis, half on each instance), all attached before the upstream starts; events delivered per second, summed over the followers, to the last event of the last follower; *complete* counts the followers that saw every event id from 0 in order, each once.`,
     '',
@@ -274,7 +279,10 @@ function crossInstanceSection(result: CrossInstanceResult, plan: CrossInstancePl
     ),
     '',
     `**What it shows.** A stop that crosses instances takes ${fixed(Math.abs(redis.stopMedian - sqlite.stopMedian), 2)} ms ${redis.stopMedian >= sqlite.stopMedian ? 'more' : 'less'} at the median than one on the owner with SQLite: B records the stop in Redis and publishes it, A's subscriber hears it and interrupts the run. ` +
-      `Fan-out through Redis delivers ${fixed(redis.fanOut / sqlite.fanOut, 2)}× the events per second of one SQLite instance: the owner writes each event once to the run's stream, and each instance's blocking reader wakes its own followers, who read the new entries with XRANGE.`,
+      `Fan-out through Redis delivers ${fixed(redis.fanOut / sqlite.fanOut, 2)}× the events per second of one SQLite instance: the owner writes each event once to the run's stream, and each instance's blocking reader wakes its own followers, who read the new entries with XRANGE.` +
+      (cluster
+        ? ` On the cluster, where one XREAD cannot watch streams in different slots, each append also publishes its last entry id on the stream's shard channel (SPUBLISH), which wakes the followers instead: stop p50 ${fixed(cluster.stopMedian, 2)} ms, fan-out ${fixed(cluster.fanOut / redis.fanOut, 2)}× one Redis's.`
+        : ''),
   ].join('\n');
 }
 

@@ -22,6 +22,14 @@ const upstreamApiKey = z
   .string()
   .refine((key) => key.trim() !== '', 'is only whitespace; set the key the upstream issued or leave it unset')
   .optional();
+// One URL; several, comma-separated, are the seed nodes of a Redis Cluster.
+const redisUrls = z
+  .string()
+  .refine(
+    (value) => value.split(',').every((url) => URL.canParse(url.trim())),
+    'must be a URL, or with RXGATE_REDIS_CLUSTER comma-separated URLs',
+  )
+  .optional();
 const list = z.string().transform((value) =>
   value
     .split(',')
@@ -76,7 +84,8 @@ export const SETTINGS = {
   maxFollowersPerRun: { env: 'RXGATE_MAX_FOLLOWERS_PER_RUN', default: '64', schema: positiveInt, doc: 'Connections that may follow one run\'s or background response\'s events at once (429 above).' },
   retentionMaxItems: { env: 'RXGATE_RETENTION_MAX_ITEMS', default: '10000', schema: positiveInt, doc: 'Stored responses, and finished runs, kept; the oldest are evicted first.' },
   retentionMaxAgeDays: { env: 'RXGATE_RETENTION_MAX_AGE_DAYS', default: '30', schema: z.coerce.number().positive(), doc: 'Stored responses and finished runs older than this are evicted.' },
-  redisUrl: { env: 'RXGATE_REDIS_URL', default: undefined, schema: z.url().optional(), doc: 'Redis (`redis://host:port/db`) that keeps stored responses, runs and event logs instead of SQLite, so that several instances share them (see "Running several instances").' },
+  redisUrl: { env: 'RXGATE_REDIS_URL', default: undefined, schema: redisUrls, doc: 'Redis (`redis://host:port/db`) that keeps stored responses, runs and event logs instead of SQLite, so that several instances share them (see "Running several instances"). With `RXGATE_REDIS_CLUSTER`, one or more nodes of the cluster, comma-separated.' },
+  redisCluster: { env: 'RXGATE_REDIS_CLUSTER', default: 'false', schema: z.stringbool(), doc: '`true` (or `1`) when `RXGATE_REDIS_URL` is a Redis Cluster: its nodes are discovered from the ones given, and followers are woken by sharded pub/sub (see "Running several instances").' },
   redisPrefix: { env: 'RXGATE_REDIS_PREFIX', default: 'rxgate:', schema: z.string().min(1), doc: 'Put before every Redis key rxgate writes.' },
   redisLeaseMs: { env: 'RXGATE_REDIS_LEASE_MS', default: '10000', schema: z.coerce.number().int().min(100), doc: 'How long an instance\'s lease on its runs lasts unless renewed (every third of it); a run whose instance let it expire is marked failed by another.' },
   logLevel: { env: 'RXGATE_LOG_LEVEL', default: 'info', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), doc: 'pino log level.' },
@@ -128,6 +137,9 @@ export function loadConfig(env: ConfigSource = process.env, argv: readonly strin
     }
   }
   if (config.upstreamUrl && !config.upstreamModel) problems.push('RXGATE_UPSTREAM_MODEL is required when RXGATE_UPSTREAM_URL is set');
+  if (typeof config.redisUrl === 'string' && config.redisUrl.includes(',') && !config.redisCluster)
+    problems.push('RXGATE_REDIS_URL lists several URLs, which only a Redis Cluster takes: set RXGATE_REDIS_CLUSTER=true');
+  if (config.redisCluster && !config.redisUrl) problems.push('RXGATE_REDIS_CLUSTER needs RXGATE_REDIS_URL, a node of the cluster');
   if (Number(config.headersTimeoutMs) > Number(config.requestTimeoutMs))
     problems.push('RXGATE_HEADERS_TIMEOUT_MS must not exceed RXGATE_REQUEST_TIMEOUT_MS');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);

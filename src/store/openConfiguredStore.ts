@@ -18,7 +18,14 @@ export interface ConfiguredStore {
 
 type StoreSettings = Pick<
   Config,
-  'dataDir' | 'redisUrl' | 'redisPrefix' | 'redisLeaseMs' | 'maxConcurrentRuns' | 'retentionMaxItems' | 'retentionMaxAgeDays'
+  | 'dataDir'
+  | 'redisUrl'
+  | 'redisCluster'
+  | 'redisPrefix'
+  | 'redisLeaseMs'
+  | 'maxConcurrentRuns'
+  | 'retentionMaxItems'
+  | 'retentionMaxAgeDays'
 >;
 
 /** Redis when `RXGATE_REDIS_URL` is set (several instances share it), else SQLite in `RXGATE_DATA_DIR` (one process). */
@@ -28,7 +35,13 @@ export async function openConfiguredStore(config: StoreSettings, logger: Logger)
     const store = new SqliteStore({ dataDir: config.dataDir, retention });
     return { store, close: () => store.close() };
   }
-  const store = await RedisStore.open({ url: config.redisUrl, prefix: config.redisPrefix, retention, logger });
+  const store = await RedisStore.open({
+    url: config.redisUrl,
+    cluster: config.redisCluster,
+    prefix: config.redisPrefix,
+    retention,
+    logger,
+  });
   const coordinator = await RedisCoordinator.start(store, {
     leaseMs: config.redisLeaseMs,
     maxConcurrent: config.maxConcurrentRuns,

@@ -5,13 +5,29 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createClient } from 'redis';
 
 /** A port that was just free on 127.0.0.1. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
   server.close();
   await once(server, 'close');
   return port;
+}
+
+/** Resolves once the `redis-server` on `port` answers PING; throws if it never does. */
+export async function untilAnswers(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: false } });
+    client.on('error', () => undefined);
+    const answered = await client.connect().then(
+      async () => (await client.ping()) === 'PONG',
+      () => false,
+    );
+    if (client.isOpen) client.destroy();
+    if (answered) return;
+    await delay(50);
+  }
+  throw new Error(`redis-server on port ${port} did not start`);
 }
 
 /**
@@ -25,18 +41,7 @@ export async function startOwnRedis() {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: false } });
-      client.on('error', () => undefined);
-      const answered = await client.connect().then(
-        async () => (await client.ping()) === 'PONG',
-        () => false,
-      );
-      if (client.isOpen) client.destroy();
-      if (answered) return;
-      await delay(50);
-    }
-    throw new Error(`redis-server on port ${port} did not start`);
+    await untilAnswers(port);
   };
   const down = async () => {
     if (!child || child.exitCode !== null) return;

@@ -5,7 +5,8 @@ import type { AppConfig } from '../../src/http/createApp.js';
 import type { RetentionPolicy } from '../../src/store/retentionPolicy.js';
 import { RedisCoordinator } from '../../src/store/redis/RedisCoordinator.js';
 import { RedisStore } from '../../src/store/redis/RedisStore.js';
-import { REDIS_URL, removeKeysUnder, testPrefix } from './redisTest.js';
+import type { RedisTarget } from '../../src/store/redis/connectRedis.js';
+import { removeKeysUnder, SHARED_REDIS, testPrefix } from './redisTest.js';
 import { createScriptedUpstream, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
 
@@ -20,16 +21,17 @@ export const TEST_LEASE_MS = 600;
 /**
  * rxgate instances in this process that share one Redis (a key prefix of this test's own, removed
  * after it) and one scripted upstream, each with its own store connections, coordinator and
- * server; all closed after each test.
+ * server; all closed after each test. `target` is the Redis (the shared one unless given), read
+ * when the instances start, so that a suite may start its own in `beforeAll`.
  */
-export function useInstances() {
+export function useInstances(target: () => RedisTarget = () => SHARED_REDIS) {
   let upstream: ScriptedUpstream | undefined;
   let prefix: string | undefined;
   const instances: Instance[] = [];
   afterEach(async () => {
     for (const instance of instances.splice(0)) await instance.close();
     await upstream?.close();
-    if (prefix) await removeKeysUnder(prefix);
+    if (prefix) await removeKeysUnder(prefix, target());
     upstream = undefined;
     prefix = undefined;
   });
@@ -47,7 +49,7 @@ export function useInstances() {
       for (let index = 0; index < count; index++) {
         // Every level serialised, none kept: the leak check measures the instances, not their logs.
         const logger = pino({ level: 'trace' }, { write: () => undefined });
-        const store = await RedisStore.open({ url: REDIS_URL, prefix, logger, retention });
+        const store = await RedisStore.open({ ...target(), prefix, logger, retention });
         const coordinator = await RedisCoordinator.start(store, {
           leaseMs: TEST_LEASE_MS,
           maxConcurrent: overrides.maxConcurrentRuns ?? 16,

@@ -1,36 +1,43 @@
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
+import { connectRedis, type RedisTarget } from '../../src/store/redis/connectRedis.js';
+import { keysMatching } from '../../src/store/redis/keysMatching.js';
+import { silentLogger } from '../../src/logger.js';
 
 /** The Redis the tests share (`.ci/run` makes sure one answers there); each test keeps to a prefix of its own. */
 export const REDIS_URL = process.env.RXGATE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+
+/** The shared Redis as a target. */
+export const SHARED_REDIS: RedisTarget = { url: REDIS_URL };
 
 /** A key prefix no other test uses. */
 export function testPrefix(): string {
   return `rxgate-test:${randomUUID().slice(0, 8)}:`;
 }
 
-/** The keys under `prefix` now. */
-export async function keysUnder(prefix: string): Promise<string[]> {
-  const client = createClient({ url: REDIS_URL });
-  await client.connect();
+/** Runs `work` with a client of `target` of its own. */
+async function withClient<T>(target: RedisTarget, work: (redis: ReturnType<typeof connectRedis>) => Promise<T>): Promise<T> {
+  const redis = connectRedis(target, silentLogger, 'rxgate-test');
+  await redis.connect();
   try {
-    const keys: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
-    return keys;
+    return await work(redis);
   } finally {
-    client.destroy();
+    redis.destroy();
   }
 }
 
+/** The keys under `prefix` now (on every master of a cluster). */
+export async function keysUnder(prefix: string, target = SHARED_REDIS): Promise<string[]> {
+  return withClient(target, async (redis) => {
+    const keys: string[] = [];
+    for await (const batch of keysMatching(redis, `${prefix}*`)) keys.push(...batch);
+    return keys;
+  });
+}
+
 /** Removes every key under `prefix`. */
-export async function removeKeysUnder(prefix: string): Promise<void> {
-  const keys = await keysUnder(prefix);
+export async function removeKeysUnder(prefix: string, target = SHARED_REDIS): Promise<void> {
+  const keys = await keysUnder(prefix, target);
   if (keys.length === 0) return;
-  const client = createClient({ url: REDIS_URL });
-  await client.connect();
-  try {
-    for (let start = 0; start < keys.length; start += 500) await client.del(keys.slice(start, start + 500));
-  } finally {
-    client.destroy();
-  }
+  // One DEL per key: on a cluster, keys of different slots cannot share one.
+  await withClient(target, (redis) => Promise.all(keys.map((key) => redis.del(key))));
 }

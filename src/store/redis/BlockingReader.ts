@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RedisClient } from './connectRedis.js';
+import type { SingleRedisClient } from './connectRedis.js';
+import { isLater } from './streamId.js';
 
 interface Watched {
   /** The last entry id this reader knows of; undefined until it was read, and the key is not watched before. */
@@ -11,13 +12,6 @@ interface Watched {
 const BLOCK_MS = 5_000;
 /** Entries one XREAD returns per stream: only the last id is kept, the events are read by their followers. */
 const COUNT = 1_000;
-
-function isLater(id: string, than: string | undefined): boolean {
-  if (than === undefined) return true;
-  const [ms, seq] = id.split('-').map(Number) as [number, number];
-  const [thanMs, thanSeq] = than.split('-').map(Number) as [number, number];
-  return ms > thanMs || (ms === thanMs && seq > thanSeq);
-}
 
 /**
  * One blocking connection that watches many streams with XREAD BLOCK from each one's frontier (the
@@ -35,8 +29,8 @@ export class BlockingReader {
   #clientId: number | undefined;
 
   constructor(
-    private readonly blocker: RedisClient,
-    private readonly commands: RedisClient,
+    private readonly blocker: SingleRedisClient,
+    private readonly commands: SingleRedisClient,
   ) {}
 
   get size(): number {

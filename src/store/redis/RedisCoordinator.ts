@@ -2,7 +2,7 @@ import { Subject } from 'rxjs';
 import { CapacityError } from '../../errors/CapacityError.js';
 import type { Logger } from '../../logger.js';
 import type { Coordinator, RunInput } from '../Coordinator.js';
-import type { RedisClient } from './connectRedis.js';
+import { isCluster, type RedisClient } from './connectRedis.js';
 import { redisCall } from './redisCall.js';
 import type { RedisStore } from './RedisStore.js';
 
@@ -60,13 +60,15 @@ export class RedisCoordinator implements Coordinator {
     private readonly options: RedisCoordinatorOptions,
   ) {
     this.stopWithinMs = options.leaseMs * 2;
-    this.#subscriber = store.redis.duplicate() as RedisClient;
+    // A cluster's duplicate needs no connection of its own to every master: it subscribes on one node, which hears every PUBLISH.
+    this.#subscriber = isCluster(store.redis) ? store.redis.duplicate({ minimizeConnections: true }) : store.redis.duplicate();
     this.#subscriber.on('error', () => undefined);
   }
 
   /** Takes this instance's lease, listens for stop requests, and starts the heartbeat. */
   static async start(store: RedisStore, options: RedisCoordinatorOptions): Promise<RedisCoordinator> {
     const coordinator = new RedisCoordinator(store, options);
+    store.claimant.runsItsOwn = true;
     await coordinator.#subscriber.connect();
     await coordinator.#subscriber.subscribe(store.keys.stops(), (id) => {
       if (coordinator.#owned.has(id)) coordinator.#stops.next(id);

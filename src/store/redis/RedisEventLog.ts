@@ -19,8 +19,9 @@ const APPEND_LAST_TRIES = 10;
 /**
  * Event logs as Redis Streams, one per run or response, entry id `0-<seq + 1>`: XADD refuses a
  * sequence number already stored, so two writers can never both store event n, and a new run's
- * stream (a new id) starts at 0 whatever an old one held. `appended$` is the `StreamWatcher`'s
- * XREAD BLOCK on this instance's shared blocking connection, so it hears appends by any instance.
+ * stream (a new id) starts at 0 whatever an old one held. `appended$` is this instance's
+ * `StreamWatcher`, so it hears appends by any instance; on a Redis Cluster each append announces
+ * itself for it, in the same MULTI as its entries (the channel is in the stream's slot).
  */
 export class RedisEventLog implements EventLog {
   constructor(
@@ -35,6 +36,7 @@ export class RedisEventLog implements EventLog {
       const key = this.keys.events(streamId);
       const batch = this.redis.multi();
       for (const { seq, type, data } of events) batch.xAdd(key, entryId(seq), { type, data });
+      if (this.watcher.needsAnnouncements) batch.sPublish(this.keys.appended(key), entryId(events.at(-1)!.seq));
       // MULTI does not roll back: a refused entry is an error reply among the others, thrown here.
       await batch.exec();
     });
@@ -60,7 +62,7 @@ export class RedisEventLog implements EventLog {
         const seq = ((await this.last(streamId))?.seq ?? -1) + 1;
         const next = { seq, ...event(seq) };
         try {
-          await this.redis.xAdd(this.keys.events(streamId), entryId(seq), { type: next.type, data: next.data });
+          await this.append(streamId, [next]);
           return next;
         } catch (error) {
           // Somebody stored event `seq` first: read the new last one and try after it.

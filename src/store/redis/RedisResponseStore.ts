@@ -4,8 +4,9 @@ import { ConversationTooLargeError } from '../../errors/ConversationTooLargeErro
 import { UnavailableResponseError, type Tombstone } from '../../errors/UnavailableResponseError.js';
 import type { ResponseRecord, ResponseStore, StoredResponse } from '../ResponseStore.js';
 import type { RetentionPolicy } from '../retentionPolicy.js';
-import { claimOrphans, ownedBy } from './claimOrphans.js';
+import { claimOrphans, ownedBy, type Claimant } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
+import { indexedSave } from './indexedSave.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
 
@@ -14,7 +15,7 @@ const MAX_CHAIN = 10_000;
 /** How much longer than a response its tombstone is kept, so that a chain through it can still say why it broke. */
 export const TOMBSTONE_AGES = 10;
 
-const UNFINISHED = new Set(['queued', 'in_progress']);
+const UNFINISHED_RESPONSE = new Set(['queued', 'in_progress']);
 
 // Settling gives the response (and its log) the retention's age as TTL, and leaves the tombstone
 // that will say 'evicted' once that TTL took it. A buried response is never brought back.
@@ -59,7 +60,7 @@ export class RedisResponseStore implements ResponseStore {
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly retention: RetentionPolicy,
-    private readonly instanceId: string,
+    private readonly self: Claimant,
   ) {}
 
   #itemKeys(id: string): string[] {
@@ -68,19 +69,7 @@ export class RedisResponseStore implements ResponseStore {
 
   #expiryArgs(status: string): string[] {
     const { maxAgeMs } = this.retention;
-    return [UNFINISHED.has(status) ? '0' : '1', String(maxAgeMs), String(maxAgeMs * TOMBSTONE_AGES)];
-  }
-
-  async #indexed(id: string, status: string, created: unknown): Promise<void> {
-    if (created === null || created === undefined) return;
-    const { keys } = this;
-    if (UNFINISHED.has(status)) await this.redis.sAdd(keys.unfinished('responses'), id);
-    else
-      await this.redis
-        .multi()
-        .zAdd(keys.settled('responses'), { score: Number(created), value: id })
-        .sRem(keys.unfinished('responses'), id)
-        .execAsPipeline();
+    return [UNFINISHED_RESPONSE.has(status) ? '0' : '1', String(maxAgeMs), String(maxAgeMs * TOMBSTONE_AGES)];
   }
 
   save(response: ResponseRecord, turn: readonly ChatMessage[]): Promise<void> {
@@ -88,20 +77,21 @@ export class RedisResponseStore implements ResponseStore {
       const turnJson = JSON.stringify(turn);
       const previous = response.previous_response_id;
       const bytes = Buffer.byteLength(turnJson) + (previous === null ? 0 : ((await this.#conversationBytes(previous)) ?? 0));
-      const created = await this.redis.eval(SAVE, {
-        keys: this.#itemKeys(response.id),
-        arguments: [
-          ...this.#expiryArgs(response.status),
-          JSON.stringify(response),
-          response.status,
-          turnJson,
-          previous ?? '',
-          String(bytes),
-          this.instanceId,
-          String(Date.now()),
-        ],
-      });
-      await this.#indexed(response.id, response.status, created);
+      await indexedSave(this.redis, this.keys, 'responses', response.id, UNFINISHED_RESPONSE.has(response.status), () =>
+        this.redis.eval(SAVE, {
+          keys: this.#itemKeys(response.id),
+          arguments: [
+            ...this.#expiryArgs(response.status),
+            JSON.stringify(response),
+            response.status,
+            turnJson,
+            previous ?? '',
+            String(bytes),
+            this.self.id,
+            String(Date.now()),
+          ],
+        }),
+      );
     });
   }
 
@@ -125,18 +115,19 @@ export class RedisResponseStore implements ResponseStore {
 
   replace(response: ResponseRecord): Promise<void> {
     return redisCall('save a response', async () => {
-      const created = await this.redis.eval(REPLACE, {
-        keys: this.#itemKeys(response.id),
-        arguments: [...this.#expiryArgs(response.status), JSON.stringify(response), response.status, this.instanceId],
-      });
-      await this.#indexed(response.id, response.status, created);
+      await indexedSave(this.redis, this.keys, 'responses', response.id, UNFINISHED_RESPONSE.has(response.status), () =>
+        this.redis.eval(REPLACE, {
+          keys: this.#itemKeys(response.id),
+          arguments: [...this.#expiryArgs(response.status), JSON.stringify(response), response.status, this.self.id],
+        }),
+      );
     });
   }
 
   /** The unfinished responses whose instance died (its lease expired): each is handed to one caller only. */
   unfinished<R extends ResponseRecord>(): Promise<R[]> {
     return redisCall('read unfinished responses', async () => {
-      const ids = await claimOrphans(this.redis, this.keys, 'responses', this.instanceId);
+      const ids = await claimOrphans(this.redis, this.keys, 'responses', UNFINISHED_RESPONSE, this.self);
       const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.response(id), 'body')));
       return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
     });
@@ -155,12 +146,14 @@ export class RedisResponseStore implements ResponseStore {
       arguments: [why, String(this.retention.maxAgeMs * TOMBSTONE_AGES)],
     });
     if (buried !== 1) return false;
-    await this.redis
-      .multi()
-      .zRem(keys.settled('responses'), id)
-      .sRem(keys.unfinished('responses'), id)
-      .zAdd(keys.tombstones(), { score: Date.now(), value: id })
-      .execAsPipeline();
+    // The indexes are keys of their own (other slots of a Redis Cluster); an entry left by a death
+    // before these is removed by retention's next pass (settled), a sweeper (unfinished: no item
+    // any more), or outlived by the tombstone's own TTL (tombstones).
+    await Promise.all([
+      this.redis.zRem(keys.settled('responses'), id),
+      this.redis.sRem(keys.unfinished('responses'), id),
+      this.redis.zAdd(keys.tombstones(), { score: Date.now(), value: id }),
+    ]);
     return true;
   }
 
@@ -171,7 +164,7 @@ export class RedisResponseStore implements ResponseStore {
       const turns: (readonly ChatMessage[])[] = [];
       for (let cursor: string | null = id; cursor !== null;) {
         if (turns.length >= MAX_CHAIN) throw new ChainTooLongError(id, MAX_CHAIN);
-        const [turn, previous] = await this.redis.hmGet(this.keys.response(cursor), ['turn', 'previous']);
+        const [turn, previous]: (string | null | undefined)[] = await this.redis.hmGet(this.keys.response(cursor), ['turn', 'previous']);
         if (turn === null || turn === undefined) {
           const tombstone = await this.redis.get(this.keys.tombstone(cursor));
           throw new UnavailableResponseError(cursor, (tombstone as Tombstone | null) ?? undefined, id);

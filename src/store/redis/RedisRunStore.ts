@@ -1,20 +1,28 @@
 import type { RetentionPolicy } from '../retentionPolicy.js';
 import type { RunRecord, RunStore } from '../RunStore.js';
-import { claimOrphans, ownedBy } from './claimOrphans.js';
+import { claimOrphans, ownedBy, type Claimant } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
+import { indexedSave } from './indexedSave.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
 
-const UNFINISHED = new Set(['queued', 'running']);
+const UNFINISHED_RUN = new Set(['queued', 'running']);
 
+// A finished run and its log get the retention's age as TTL; an unfinished one is kept.
 const SAVE = `${ownedBy(1)}
 redis.call('HSET', KEYS[1], 'body', ARGV[2], 'status', ARGV[3], 'owner', ARGV[1])
 redis.call('HSETNX', KEYS[1], 'created', ARGV[4])
+if ARGV[5] == '1' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[6])
+  redis.call('PEXPIRE', KEYS[2], ARGV[6])
+else
+  redis.call('PERSIST', KEYS[1])
+end
 return redis.call('HGET', KEYS[1], 'created')`;
 
 /**
  * Runs in Redis, one hash per run (`body`, `status`, `owner`: the instance that saved it,
- * `created`). A finished run and its event log expire after the retention's age; the `unfinished`
+ * `claims`: how often a sweeper took it over, `created`). A finished run and its event log expire after the retention's age; the `unfinished`
  * set lists the others, and the `settled` index lets retention trim by count. A save by an
  * instance whose run another one claimed (its lease had lapsed) is dropped: the claimant's
  * `failed` stands.
@@ -24,29 +32,26 @@ export class RedisRunStore implements RunStore {
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly retention: RetentionPolicy,
-    private readonly instanceId: string,
+    private readonly self: Claimant,
   ) {}
 
   save(run: RunRecord): Promise<void> {
     return redisCall('save a run', async () => {
       const { redis, keys, retention } = this;
-      const key = keys.run(run.id);
-      const created = await redis.eval(SAVE, {
-        keys: [key],
-        arguments: [this.instanceId, JSON.stringify(run), run.status, String(Date.now())],
-      });
-      // Another instance claimed the run (this one's lease had lapsed): its `failed` stands.
-      if (created === null) return;
-      if (UNFINISHED.has(run.status)) {
-        await redis.multi().persist(key).sAdd(keys.unfinished('runs'), run.id).execAsPipeline();
-        return;
-      }
-      await redis.multi().pExpire(key, retention.maxAgeMs).pExpire(keys.events(run.id), retention.maxAgeMs).exec();
-      await redis
-        .multi()
-        .zAdd(keys.settled('runs'), { score: Number(created), value: run.id })
-        .sRem(keys.unfinished('runs'), run.id)
-        .execAsPipeline();
+      const unfinished = UNFINISHED_RUN.has(run.status);
+      await indexedSave(redis, keys, 'runs', run.id, unfinished, () =>
+        redis.eval(SAVE, {
+          keys: [keys.run(run.id), keys.events(run.id)],
+          arguments: [
+            this.self.id,
+            JSON.stringify(run),
+            run.status,
+            String(Date.now()),
+            unfinished ? '0' : '1',
+            String(retention.maxAgeMs),
+          ],
+        }),
+      );
     });
   }
 
@@ -60,7 +65,7 @@ export class RedisRunStore implements RunStore {
   /** The unfinished runs whose instance died (its lease expired): each is handed to one caller only, on whichever instance asks first. */
   unfinished<R extends RunRecord>(): Promise<R[]> {
     return redisCall('read unfinished runs', async () => {
-      const ids = await claimOrphans(this.redis, this.keys, 'runs', this.instanceId);
+      const ids = await claimOrphans(this.redis, this.keys, 'runs', UNFINISHED_RUN, this.self);
       const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body')));
       return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
     });

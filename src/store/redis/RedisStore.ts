@@ -4,30 +4,31 @@ import { DEFAULTS } from '../../config.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { retentionPolicy, type RetentionPolicy } from '../retentionPolicy.js';
 import type { Store } from '../Store.js';
-import { createRedisClient, type RedisClient } from './connectRedis.js';
+import { BlockingStreamWatcher } from './BlockingStreamWatcher.js';
+import { connectRedis, isCluster, type RedisClient, type RedisTarget } from './connectRedis.js';
+import type { Claimant } from './claimOrphans.js';
 import { onePassAtATime } from './onePassAtATime.js';
 import { redisCall } from './redisCall.js';
 import { RedisEventLog } from './RedisEventLog.js';
 import { RedisKeys } from './redisKeys.js';
 import { RedisResponseStore, TOMBSTONE_AGES } from './RedisResponseStore.js';
 import { RedisRunStore } from './RedisRunStore.js';
-import { StreamWatcher } from './StreamWatcher.js';
+import { ShardedStreamWatcher } from './ShardedStreamWatcher.js';
+import type { StreamWatcher } from './StreamWatcher.js';
 
-export interface RedisStoreOptions {
-  /** `redis://host:port/db`. */
-  readonly url: string;
+export interface RedisStoreOptions extends RedisTarget {
   /** Put before every key. Default `RXGATE_REDIS_PREFIX`'s, `rxgate:`. */
   readonly prefix?: string;
   /** Default: `RXGATE_RETENTION_MAX_ITEMS` and `RXGATE_RETENTION_MAX_AGE_DAYS` at their defaults. */
   readonly retention?: RetentionPolicy;
-  /** Blocking connections that followers' wake-ups share. Default 2. */
+  /** Blocking connections that followers' wake-ups share on a single Redis (a cluster's are one per master). Default 2. */
   readonly blockingConnections?: number;
   readonly logger?: Logger;
 }
 
 /**
  * rxgate's store for several instances: stored responses, runs and their event logs (Redis
- * Streams) in one Redis, so that any instance can answer for any of them. `instanceId` names this
+ * Streams) in one Redis or one Redis Cluster, so that any instance can answer for any of them. `instanceId` names this
  * instance as the owner of what it saves (`RedisCoordinator` keeps its lease) and its connections
  * in `CLIENT LIST` (`rxgate:<instanceId>`).
  */
@@ -36,6 +37,8 @@ export class RedisStore implements Store {
   readonly runs: RedisRunStore;
   readonly events: RedisEventLog;
   readonly keys: RedisKeys;
+  /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
+  readonly claimant: Claimant;
   readonly #watcher: StreamWatcher;
   readonly #retention: RetentionPolicy;
   #closed = false;
@@ -47,16 +50,17 @@ export class RedisStore implements Store {
   ) {
     this.keys = new RedisKeys(prefix);
     this.#retention = retention;
-    this.#watcher = new StreamWatcher(redis, blockingConnections);
-    this.responses = new RedisResponseStore(redis, this.keys, retention, this.instanceId);
-    this.runs = new RedisRunStore(redis, this.keys, retention, this.instanceId);
+    this.#watcher = isCluster(redis) ? new ShardedStreamWatcher(redis, this.keys) : new BlockingStreamWatcher(redis, blockingConnections);
+    this.claimant = { id: instanceId, runsItsOwn: false };
+    this.responses = new RedisResponseStore(redis, this.keys, retention, this.claimant);
+    this.runs = new RedisRunStore(redis, this.keys, retention, this.claimant);
     this.events = new RedisEventLog(redis, this.keys, this.#watcher);
   }
 
   /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */
   static async open(options: RedisStoreOptions & { readonly connectTimeoutMs?: number }): Promise<RedisStore> {
     const instanceId = randomUUID();
-    const redis = createRedisClient(options.url, options.logger ?? silentLogger, `rxgate:${instanceId}`);
+    const redis = connectRedis(options, options.logger ?? silentLogger, `rxgate:${instanceId}`);
     const store = new RedisStore(redis, instanceId, options);
     const waitMs = options.connectTimeoutMs ?? 5_000;
     const connecting = (async () => {
@@ -97,21 +101,23 @@ export class RedisStore implements Store {
         const surplus = await redis.zRange(keys.settled(kind), 0, -(maxItems + 1));
         return [...new Set([...old, ...surplus])];
       };
+      // Each item's keys share a slot, the indexes are keys of their own: items first, then their
+      // index entries, so that a pass cut short leaves entries the next pass removes again.
       const responses = await expired('responses');
       await Promise.all(responses.map((id) => this.responses.bury(id, 'evicted')));
+      // An entry whose response was already buried (a pass cut short after the burial) goes too.
+      if (responses.length > 0) await redis.zRem(keys.settled('responses'), responses);
       const runs = await expired('runs');
       if (runs.length > 0) {
-        const removal = redis.multi();
-        for (const id of runs) removal.del([keys.run(id), keys.events(id)]);
-        await removal.zRem(keys.settled('runs'), runs).execAsPipeline();
+        await Promise.all(runs.map((id) => redis.del([keys.run(id), keys.events(id)])));
+        await redis.zRem(keys.settled('runs'), runs);
       }
       // Tombstones are small but not free: ten times as many as responses, the oldest go first.
       await redis.zRemRangeByScore(keys.tombstones(), '-inf', now - maxAgeMs * TOMBSTONE_AGES);
       const buried = await redis.zRange(keys.tombstones(), 0, -(maxItems * TOMBSTONE_AGES + 1));
       if (buried.length > 0) {
-        const removal = redis.multi();
-        for (const id of buried) removal.del(keys.tombstone(id));
-        await removal.zRem(keys.tombstones(), buried).execAsPipeline();
+        await Promise.all(buried.map((id) => redis.del(keys.tombstone(id))));
+        await redis.zRem(keys.tombstones(), buried);
       }
       return responses.length + runs.length + buried.length;
     }),
@@ -134,13 +140,18 @@ export class RedisStore implements Store {
   }
 }
 
-/** `url` without its password, for messages. */
+/** `url` (or comma-separated URLs) without passwords, for messages. */
 export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the Redis URL';
-  }
+  return url
+    .split(',')
+    .map((one) => {
+      try {
+        const parsed = new URL(one.trim());
+        if (parsed.password) parsed.password = '***';
+        return parsed.toString();
+      } catch {
+        return 'the Redis URL';
+      }
+    })
+    .join(',');
 }

@@ -23,6 +23,11 @@ export class RedisKeys {
     return `${this.prefix}{${streamId}}:events`;
   }
 
+  /** The sharded channel on which appends to the stream `eventsKey` are announced (on a Redis Cluster): the stream's name, so its slot, and `:appended`. */
+  appended(eventsKey: string): string {
+    return `${eventsKey}:appended`;
+  }
+
   /** A durable stop request: set by whichever instance was asked, read by the owner. */
   stop(id: string): string {
     return `${this.prefix}{${id}}:stop`;

@@ -7,3 +7,11 @@ export function entryId(seq: number): string {
 export function seqOf(id: string): number {
   return Number(id.slice(id.indexOf('-') + 1)) - 1;
 }
+
+/** Whether stream entry id `id` comes after `than` (anything does after undefined). */
+export function isLater(id: string, than: string | undefined): boolean {
+  if (than === undefined) return true;
+  const [ms, seq] = id.split('-').map(Number) as [number, number];
+  const [thanMs, thanSeq] = than.split('-').map(Number) as [number, number];
+  return ms > thanMs || (ms === thanMs && seq > thanSeq);
+}
