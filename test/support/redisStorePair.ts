@@ -31,6 +31,24 @@ export function describeRedisStorePair(name: string, target: () => RedisTarget):
       expect(await owner.runs.get('run_a')).toEqual({ id: 'run_a', status: 'failed' });
     });
 
+    it("drops the event appends of an owner whose run another instance claimed: the claimant's terminal event is the log's last", async () => {
+      const { owner, sweeper } = await pair();
+      const event = (seq: number, type: string) => ({ seq, type, data: `{"type":"${type}"}` });
+      await owner.runs.save({ id: 'run_a', status: 'running' });
+      await owner.events.append('run_a', [event(0, 'message.delta')]);
+      expect(await sweeper.runs.unfinished()).toEqual([{ id: 'run_a', status: 'running' }]);
+
+      // The stalled owner wakes up between the claim and the claimant's terminal event.
+      await owner.events.append('run_a', [event(1, 'message.delta'), event(2, 'run.completed')]);
+      await sweeper.events.appendLast('run_a', () => ({ type: 'run.failed', data: '{"type":"run.failed"}' }));
+      await owner.events.append('run_a', [event(2, 'run.completed')]);
+
+      expect((await sweeper.events.read('run_a', -1, 10)).map(({ seq, type }) => [seq, type])).toEqual([
+        [0, 'message.delta'],
+        [1, 'run.failed'],
+      ]);
+    });
+
     it('hands an orphan to one claimant only, even when its owner sweeps at the same time (its claim leaves the owner as it was)', async () => {
       const { owner, sweeper } = await pair();
       await owner.runs.save({ id: 'run_a', status: 'running' });

@@ -54,7 +54,7 @@ export class RedisStore implements Store {
     this.claimant = { id: instanceId, runsItsOwn: false };
     this.responses = new RedisResponseStore(redis, this.keys, retention, this.claimant);
     this.runs = new RedisRunStore(redis, this.keys, retention, this.claimant);
-    this.events = new RedisEventLog(redis, this.keys, this.#watcher);
+    this.events = new RedisEventLog(redis, this.keys, this.#watcher, instanceId);
   }
 
   /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */
