@@ -135,6 +135,8 @@ export class DetachedRuns {
     const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
     const reportStoreFailure = (error: unknown) => logger.error({ err: error, id }, 'the store failed; the run ends without it');
 
+    // The first append the store failed, even after the run's own end: a run whose events were lost did not complete.
+    let lostEvents: unknown;
     const append = (event: LoggedEvent) => {
       nextSeq = event.seq + 1;
       const batch = store.events.append(id, [event]);
@@ -142,6 +144,7 @@ export class DetachedRuns {
       // A log that batches its writes hands every event of a batch the same promise: one handler a batch, not one an event.
       appended = batch;
       batch.catch((error: unknown) => {
+        lostEvents ??= error;
         if (over) return;
         reportStoreFailure(error);
         interrupt(InterruptReason.storeFailed, error);
@@ -153,6 +156,13 @@ export class DetachedRuns {
       if (over) return;
       over = true;
       try {
+        // The run's events settle first (in order, so with the last): an answer that ended while the store was
+        // failing to keep its events ends failed with the store's error, not completed.
+        await appended.catch(() => undefined);
+        if (lostEvents !== undefined && reason === undefined && error === undefined) {
+          reportStoreFailure(lostEvents);
+          [reason, error] = [InterruptReason.storeFailed, lostEvents];
+        }
         for (const event of spec.onEnd({ reason, error, nextSeq })) append(event);
         await appended.catch(reportStoreFailure);
         const saved = await spec.saveFinal().then(
