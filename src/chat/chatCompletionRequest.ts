@@ -127,7 +127,8 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
   assertObjectBody(body);
   const unsupported = findUnsupportedChatParameter(body);
   if (unsupported) throw unsupportedParameter(unsupported.param, unsupported.why);
-  const data = readPlainChatRequest(body, { maxTextChars: MAX_TEXT_CHARS, maxMessages: MAX_MESSAGES }) ?? parseWithSchema(body);
+  const data: z.output<typeof chatCompletionRequestSchema> =
+    readPlainChatRequest(body, { maxTextChars: MAX_TEXT_CHARS, maxMessages: MAX_MESSAGES }) ?? parseWithSchema(body);
   const { model, messages, stream, stream_options, tools, tool_choice, parallel_tool_calls, ...options } = data;
   if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
     throw new RequestError(

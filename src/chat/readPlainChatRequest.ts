@@ -1,8 +1,15 @@
-import type { z } from 'zod';
-import type { chatCompletionRequestSchema } from './chatCompletionRequest.js';
+/** What `chatCompletionRequestSchema` makes of a request of the plain shape. */
+export interface PlainChatRequest {
+  readonly model?: string;
+  readonly messages: Message[];
+  readonly stream?: boolean | null;
+  readonly stream_options?: { readonly include_usage?: boolean; readonly include_tool_progress?: boolean } | null;
+}
 
-type ParsedChatRequest = z.output<typeof chatCompletionRequestSchema>;
-type Message = ParsedChatRequest['messages'][number];
+interface Message {
+  readonly role: 'system' | 'developer' | 'user' | 'assistant';
+  readonly content: string;
+}
 
 const PLAIN_FIELDS = new Set(['model', 'messages', 'stream', 'stream_options']);
 const PLAIN_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
@@ -28,7 +35,7 @@ function readPlainMessage(message: unknown, maxTextChars: number): Message | und
 export function readPlainChatRequest(
   body: Record<string, unknown>,
   limits: { readonly maxTextChars: number; readonly maxMessages: number },
-): ParsedChatRequest | undefined {
+): PlainChatRequest | undefined {
   for (const key in body) if (!PLAIN_FIELDS.has(key)) return undefined;
   const { model, messages, stream, stream_options } = body;
   if (model !== undefined && (typeof model !== 'string' || model.length < 1 || model.length > 256)) return undefined;
@@ -48,5 +55,5 @@ export function readPlainChatRequest(
     if (!plain) return undefined;
     read.push(plain);
   }
-  return { model, messages: read, stream, stream_options } as ParsedChatRequest;
+  return { model, messages: read, stream, stream_options } as PlainChatRequest;
 }
