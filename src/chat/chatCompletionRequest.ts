@@ -6,6 +6,7 @@ import { unsupportedParameter } from '../errors/unsupportedParameter.js';
 import { findUnsupportedChatParameter } from './findUnsupportedChatParameter.js';
 import { definedFields, functionName, jsonSchema, modelOptionFields } from './modelOptionFields.js';
 import { hasText } from '../agent/hasText.js';
+import { readPlainChatRequest } from './readPlainChatRequest.js';
 
 /** Caps that keep a hostile body from making the agent's input explode. */
 export const MAX_TEXT_CHARS = 64 * 1024;
@@ -111,6 +112,12 @@ export interface ChatCompletionRequest {
   readonly options: ModelOptions;
 }
 
+function parseWithSchema(body: Record<string, unknown>): z.output<typeof chatCompletionRequestSchema> {
+  const parsed = chatCompletionRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidRequest(parsed.error, body);
+  return parsed.data;
+}
+
 /**
  * Checks a parsed JSON body; anything wrong becomes a 400 that names the offending path, and a
  * field rxgate cannot honour a 400 `unsupported_parameter` naming it. Fields OpenAI's API does not
@@ -120,9 +127,9 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
   assertObjectBody(body);
   const unsupported = findUnsupportedChatParameter(body);
   if (unsupported) throw unsupportedParameter(unsupported.param, unsupported.why);
-  const parsed = chatCompletionRequestSchema.safeParse(body);
-  if (!parsed.success) throw invalidRequest(parsed.error, body);
-  const { model, messages, stream, stream_options, tools, tool_choice, parallel_tool_calls, ...options } = parsed.data;
+  const data: z.output<typeof chatCompletionRequestSchema> =
+    readPlainChatRequest(body, { maxTextChars: MAX_TEXT_CHARS, maxMessages: MAX_MESSAGES }) ?? parseWithSchema(body);
+  const { model, messages, stream, stream_options, tools, tool_choice, parallel_tool_calls, ...options } = data;
   if (!messages.some((m) => m.role === 'user' && hasText(m.content))) {
     throw new RequestError(
       400,

@@ -106,8 +106,11 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
         body.off('end', onEnd);
         body.off('error', onError);
         body.off('close', onClose);
-        // Past [DONE], a failure or an unsubscription nothing more is read.
-        body.destroy();
+        // Past a failure or an unsubscription nothing more is read. Past [DONE] the body's last bytes are
+        // read and dropped, so that undici keeps the connection: a body destroyed there cost every request
+        // a new connection and an aborted-request error with its stack (undici's bodyTimeout bounds the wait).
+        if (done && error === undefined && !failure && !subscriber.closed) body.dump().catch(() => undefined);
+        else body.destroy();
         if (subscriber.closed || signal.aborted) return;
         if (error !== undefined) subscriber.error(toUpstreamError(error, url, 'stream', status));
         else if (failure) subscriber.error(failure);
