@@ -20,7 +20,7 @@ const RECHECK_MS = 1_000;
 /**
  * The `StreamWatcher` of a Redis Cluster, where one XREAD cannot span streams of different slots.
  * Each append is announced with `SPUBLISH` of its last entry id on a channel hash-tagged like the
- * stream (`RedisKeys.appended`), in the append's own MULTI; a watched stream's channel is
+ * stream (`RedisKeys.appended`), in the append's own script; a watched stream's channel is
  * subscribed with `SSUBSCRIBE` on the connection node-redis keeps to that slot's master, so the
  * connections are one per master, whatever the number of followers. The stream stays the source
  * of truth: an announcement only moves the frontier (the last entry id known of) and wakes the
