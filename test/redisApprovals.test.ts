@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { approvalPolicy } from '../src/agent/tools/approvalPolicy.js';
-import { noteTool } from '../src/agent/tools/noteTool.js';
 import { followRun } from './support/followRun.js';
+import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
 import { useInstances } from './support/redisInstances.js';
-import { post } from './support/runsClient.js';
+import { answerApproval, post } from './support/runsClient.js';
 import { answer, toolCalls, type UpstreamScript } from './support/scriptedUpstream.js';
 
 const { start } = useInstances();
-
-const NOTE = { tools: [noteTool], requireApproval: approvalPolicy(['note']) };
 
 describe('people in the loop across instances on one Redis', () => {
   it('takes an approval and steers sent to instance B for a run on instance A', async () => {
@@ -17,7 +14,7 @@ describe('people in the loop across instances on one Redis', () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     // The answer after the call waits for the test, so that the run is still going when it answers twice.
     const held: UpstreamScript = { steps: [{ waitFor: released }, ...answer('Noted, in ink.').steps!] };
-    const { upstream, instances } = await start([noteCall, held], 2, {}, undefined, NOTE);
+    const { upstream, instances } = await start([noteCall, held], 2, {}, undefined, NOTE_NEEDS_APPROVAL);
     const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
     const created = await post(`${a.url}/v1/runs`, { input: 'note milk' });
     const { run_id: runId } = (await created.json()) as { run_id: string };
@@ -28,16 +25,12 @@ describe('people in the loop across instances on one Redis', () => {
       status: 'waiting_for_approval',
       pending_approvals: [{ approval_id: required.approval_id, tool: 'note' }],
     });
-    const unknown = await post(`${b.url}/v1/runs/${runId}/approval`, { approval_id: 'apr_nope', choice: 'once' });
+    const unknown = await answerApproval(b.url, runId, { approval_id: 'apr_nope', choice: 'once' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: 'approval_not_found' } });
 
     for (const input of ['use ink', 'and blue ink']) expect((await post(`${b.url}/v1/runs/${runId}/steer`, { input })).status).toBe(202);
-    const approved = await post(
-      `${b.url}/v1/runs/${runId}/approval`,
-      { approval_id: required.approval_id, choice: 'once' },
-      { 'X-Request-Id': 'req-b' },
-    );
+    const approved = await answerApproval(b.url, runId, { approval_id: required.approval_id, choice: 'once' }, 'req-b');
     expect(approved.status).toBe(200);
     expect(await approved.json()).toMatchObject({
       object: 'run.approval',
@@ -46,7 +39,7 @@ describe('people in the loop across instances on one Redis', () => {
       resolved_by: 'api',
       request_id: 'req-b',
     });
-    const again = await post(`${b.url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'deny' });
+    const again = await answerApproval(b.url, runId, { approval_id: required.approval_id, choice: 'deny' });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ error: { code: 'approval_already_resolved' } });
     release();

@@ -1,42 +1,25 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, streamText } from 'ai';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createOfflineAgent } from '../src/agent/offline/createOfflineAgent.js';
 import { approvalPolicy } from '../src/agent/tools/approvalPolicy.js';
 import { BUILTIN_TOOLS } from '../src/agent/tools/createToolRegistry.js';
-import { calculatorTool } from '../src/agent/tools/calculatorTool.js';
-import { noteTool } from '../src/agent/tools/noteTool.js';
-import type { Agent } from '../src/agent/agent.js';
-import { answer, createScriptedUpstream, toolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
-import { startApp, type TestApp } from './support/startApp.js';
+import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
+import { answer, toolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
+import { startApp } from './support/startApp.js';
+import { useLlmGateway } from './support/startLlmGateway.js';
 
-let app: TestApp | undefined;
-let upstream: ScriptedUpstream | undefined;
-afterEach(async () => {
-  await app?.close();
-  await upstream?.close();
-  app = undefined;
-  upstream = undefined;
-});
+const gateways = useLlmGateway();
+let upstream: ScriptedUpstream;
 
-async function open(agent: Agent) {
-  app = await startApp(agent);
-  return { url: app.url, client: new OpenAI({ baseURL: `${app.url}/v1`, apiKey: 'unused', maxRetries: 0 }) };
-}
+const clientOf = (url: string) => ({ url, client: new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 }) });
 
 /** The gateway in front of a scripted upstream, with `note` (which needs approval here) and `calculator`. */
 async function start(scripts: readonly UpstreamScript[]) {
-  upstream = await createScriptedUpstream(scripts);
-  return open(
-    createLlmAgent({
-      baseUrl: upstream.baseUrl,
-      model: 'up-model',
-      tools: [noteTool, calculatorTool],
-      requireApproval: approvalPolicy(['note']),
-    }),
-  );
+  const started = await gateways.start(scripts, NOTE_NEEDS_APPROVAL);
+  upstream = started.upstream;
+  return clientOf(started.gateway.url);
 }
 
 const noteCall = (id: string) => toolCalls({ id, name: 'note', fragments: ['{"text":"milk"}'] });
@@ -50,7 +33,7 @@ describe('the Responses API with a tool that needs approval (the official SDK)',
     expect(first.output).toEqual([
       { id: 'mcpr_call_1', type: 'mcp_approval_request', server_label: 'rxgate', name: 'note', arguments: '{"text":"milk"}' },
     ]);
-    expect(upstream!.requests).toHaveLength(1);
+    expect(upstream.requests).toHaveLength(1);
 
     const second = await client.responses.create({
       model: 'rxgate-agent',
@@ -61,7 +44,7 @@ describe('the Responses API with a tool that needs approval (the official SDK)',
     expect(second.output.map((item) => item.type)).toEqual(['mcp_call', 'message']);
     expect(second.output[0]).toMatchObject({ type: 'mcp_call', name: 'note', output: 'Noted: milk', status: 'completed' });
     expect(second.output_text).toBe('Noted milk.');
-    const resumed = (await upstream!.request(1)).body.messages as unknown[];
+    const resumed = (await upstream.request(1)).body.messages as unknown[];
     expect(resumed.slice(-2)).toEqual([
       {
         role: 'assistant',
@@ -73,7 +56,7 @@ describe('the Responses API with a tool that needs approval (the official SDK)',
 
     // The stored conversation carries the call and its result, so that it can go on.
     await client.responses.create({ model: 'rxgate-agent', previous_response_id: second.id, input: 'what did I ask?' });
-    const third = (await upstream!.request(2)).body.messages as { role: string; content: unknown }[];
+    const third = (await upstream.request(2)).body.messages as { role: string; content: unknown }[];
     expect(third.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
   });
 
@@ -88,7 +71,7 @@ describe('the Responses API with a tool that needs approval (the official SDK)',
     });
 
     expect(second.output.map((item) => item.type)).toEqual(['message']);
-    const messages = (await upstream!.request(1)).body.messages as unknown[];
+    const messages = (await upstream.request(1)).body.messages as unknown[];
     expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Error: a person refused this call: no notes today' });
   });
 
@@ -131,7 +114,9 @@ describe('the Responses API with a tool that needs approval (the official SDK)',
   });
 
   it('works with the offline agent: its note call waits, and runs once approved', async () => {
-    const { client } = await open(createOfflineAgent({ tools: BUILTIN_TOOLS, delayMs: 0, requireApproval: approvalPolicy(['note']) }));
+    const app = await startApp(createOfflineAgent({ tools: BUILTIN_TOOLS, delayMs: 0, requireApproval: approvalPolicy(['note']) }));
+    onTestFinished(() => app.close());
+    const { client } = clientOf(app.url);
     const first = await client.responses.create({ model: 'rxgate-agent', input: 'Please note: buy milk' });
     expect(first.output).toMatchObject([{ type: 'mcp_approval_request', id: 'mcpr_call_offline_note', name: 'note' }]);
 

@@ -1,34 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InterruptReason } from '../src/agent/interruptReason.js';
-import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
-import { approvalPolicy } from '../src/agent/tools/approvalPolicy.js';
-import { calculatorTool } from '../src/agent/tools/calculatorTool.js';
-import { noteTool } from '../src/agent/tools/noteTool.js';
 import type { AppConfig } from '../src/http/createApp.js';
 import { followRun } from './support/followRun.js';
-import { createRun, post } from './support/runsClient.js';
-import { answer, createScriptedUpstream, toolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
-import { startApp, type TestApp } from './support/startApp.js';
+import { answerApproval, createRun, post } from './support/runsClient.js';
+import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
+import { answer, toolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
+import { useLlmGateway, type LlmGateway } from './support/startLlmGateway.js';
 
-let app: TestApp | undefined;
-let upstream: ScriptedUpstream | undefined;
-afterEach(async () => {
-  await app?.close();
-  await upstream?.close();
-  app = undefined;
-  upstream = undefined;
-});
+const gateways = useLlmGateway();
+let upstream: ScriptedUpstream;
+let app: LlmGateway;
 
 /** The gateway in front of a scripted upstream, with `note` (which needs approval here) and `calculator`. */
 async function start(scripts: readonly UpstreamScript[], config: Partial<AppConfig> = {}) {
-  upstream = await createScriptedUpstream(scripts);
-  const agent = createLlmAgent({
-    baseUrl: upstream.baseUrl,
-    model: 'up-model',
-    tools: [noteTool, calculatorTool],
-    requireApproval: approvalPolicy(['note']),
-  });
-  app = await startApp(agent, config);
+  ({ upstream, gateway: app } = await gateways.start(scripts, NOTE_NEEDS_APPROVAL, config));
   return app.url;
 }
 
@@ -36,7 +21,7 @@ const noteCall = (id: string, text = 'milk') => toolCalls({ id, name: 'note', fr
 
 /** The content of the last message the model was sent in its `index`th call. */
 async function lastMessageOf(index: number) {
-  const { body } = await upstream!.request(index);
+  const { body } = await upstream.request(index);
   return (body.messages as { role: string; content: string }[]).at(-1);
 }
 
@@ -67,23 +52,19 @@ describe('a run whose tool call needs approval', () => {
       status: 'waiting_for_approval',
       pending_approvals: [{ approval_id: required.approval_id, tool: 'note' }],
     });
-    expect(upstream!.requests).toHaveLength(1);
+    expect(upstream.requests).toHaveLength(1);
 
-    const unknown = await post(`${url}/v1/runs/${runId}/approval`, { approval_id: 'apr_nope', choice: 'once' });
+    const unknown = await answerApproval(url, runId, { approval_id: 'apr_nope', choice: 'once' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: 'approval_not_found', param: 'approval_id', type: 'not_found_error' } });
-    const badChoice = await post(`${url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'yes' });
+    const badChoice = await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'yes' });
     expect(badChoice.status).toBe(400);
     expect(await badChoice.json()).toMatchObject({
       error: { code: 'invalid_value', param: 'choice', message: expect.stringContaining('"once", "always", "deny"') },
     });
     expect(events.seen.map((event) => event.event)).not.toContain('tool.started');
 
-    const approved = await post(
-      `${url}/v1/runs/${runId}/approval`,
-      { approval_id: required.approval_id, choice: 'once' },
-      { 'X-Request-Id': 'req-ok' },
-    );
+    const approved = await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' }, 'req-ok');
     expect(approved.status).toBe(200);
     expect(await approved.json()).toEqual({
       object: 'run.approval',
@@ -96,7 +77,7 @@ describe('a run whose tool call needs approval', () => {
       request_id: 'req-ok',
       resolved_at: expect.any(Number),
     });
-    const again = await post(`${url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'deny' });
+    const again = await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'deny' });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ error: { code: 'approval_already_resolved' } });
 
@@ -117,7 +98,7 @@ describe('a run whose tool call needs approval', () => {
     const finished = (await (await fetch(`${url}/v1/runs/${runId}`)).json()) as Record<string, unknown>;
     expect(finished).toMatchObject({ status: 'completed', pending_approvals: [], output: 'Noted.' });
 
-    const late = await post(`${url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'once' });
+    const late = await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' });
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ error: { code: 'run_not_running' } });
   });
@@ -128,7 +109,7 @@ describe('a run whose tool call needs approval', () => {
     const events = await followRun(url, runId);
     const required = await events.until<Required>('approval.required');
 
-    expect((await post(`${url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'always' })).status).toBe(200);
+    expect((await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'always' })).status).toBe(200);
 
     const types = (await events.rest()).map((event) => event.event);
     expect(types.filter((type) => type === 'approval.required')).toHaveLength(1);
@@ -147,7 +128,7 @@ describe('a run whose tool call needs approval', () => {
     const first = await events.until<Required>('approval.required');
     const second = await events.until<Required>('approval.required');
 
-    expect((await post(`${url}/v1/runs/${runId}/approval`, { approval_id: first.approval_id, choice: 'always' })).status).toBe(200);
+    expect((await answerApproval(url, runId, { approval_id: first.approval_id, choice: 'always' })).status).toBe(200);
 
     const rest = await events.rest();
     const resolved = rest
@@ -164,7 +145,7 @@ describe('a run whose tool call needs approval', () => {
       }),
     ]);
     expect(rest.filter((event) => event.event === 'tool.completed')).toHaveLength(2);
-    const late = await post(`${url}/v1/runs/${runId}/approval`, { approval_id: second.approval_id, choice: 'deny' });
+    const late = await answerApproval(url, runId, { approval_id: second.approval_id, choice: 'deny' });
     expect(late.status).toBe(409);
   });
 
@@ -174,7 +155,7 @@ describe('a run whose tool call needs approval', () => {
     const events = await followRun(url, runId);
     const required = await events.until<Required>('approval.required');
 
-    const denied = await post(`${url}/v1/runs/${runId}/approval`, {
+    const denied = await answerApproval(url, runId, {
       approval_id: required.approval_id,
       choice: 'deny',
       reason: 'not today',
@@ -221,8 +202,8 @@ describe('a run whose tool call needs approval', () => {
     expect(await stopped.json()).toMatchObject({ status: 'cancelled', pending_approvals: [] });
 
     expect((await events.rest()).map((event) => event.event)).toEqual(['approval.required', 'run.cancelled']);
-    expect(upstream!.requests).toHaveLength(1);
-    const late = await post(`${url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'once' });
+    expect(upstream.requests).toHaveLength(1);
+    const late = await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' });
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ error: { code: 'run_not_running' } });
   });
@@ -235,7 +216,7 @@ describe('a run waiting for approval at shutdown', () => {
     const events = await followRun(url, runId);
     await events.until('approval.required');
 
-    await app!.activeRuns.stopAll(InterruptReason.shuttingDown);
+    await app.activeRuns.stopAll(InterruptReason.shuttingDown);
 
     expect((await events.rest()).map((event) => event.event)).toEqual(['approval.required', 'run.failed']);
     expect(await (await fetch(`${url}/v1/runs/${runId}`)).json()).toMatchObject({
@@ -243,7 +224,7 @@ describe('a run waiting for approval at shutdown', () => {
       pending_approvals: [],
       error: { message: 'rxgate: Server shutting down', code: 'interrupted' },
     });
-    expect(upstream!.requests).toHaveLength(1);
+    expect(upstream.requests).toHaveLength(1);
   });
 });
 
@@ -262,15 +243,15 @@ describe('steering a run', () => {
     const empty = await post(`${url}/v1/runs/${runId}/steer`, { input: ' ' });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toMatchObject({ error: { code: 'invalid_value', param: 'input' } });
-    expect(upstream!.requests).toHaveLength(1);
-    await post(`${url}/v1/runs/${runId}/approval`, { approval_id: required.approval_id, choice: 'once' });
+    expect(upstream.requests).toHaveLength(1);
+    await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' });
 
     const rest = await events.rest();
     expect(rest.filter((event) => event.event === 'run.steered').map((event) => JSON.parse(event.data))).toEqual([
       { type: 'run.steered', input: 'use ink' },
       { type: 'run.steered', input: 'and blue ink' },
     ]);
-    const { body } = await upstream!.request(1);
+    const { body } = await upstream.request(1);
     expect((body.messages as unknown[]).slice(-3)).toEqual([
       { role: 'tool', tool_call_id: 'call_1', content: 'Noted: milk' },
       { role: 'user', content: 'use ink' },
@@ -290,7 +271,7 @@ describe('Chat Completions', () => {
     const url = await start([answer('ok')]);
     const response = await post(`${url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'note milk' }] });
     expect(response.status).toBe(200);
-    const { body } = await upstream!.request(0);
+    const { body } = await upstream.request(0);
     expect((body.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual(['calculator']);
   });
 });

@@ -2,6 +2,7 @@ import { createLlmAgent, type LlmAgentOptions } from '../../src/agent/llm/create
 import { calculatorTool } from '../../src/agent/tools/calculatorTool.js';
 import { currentTimeTool } from '../../src/agent/tools/currentTimeTool.js';
 import { afterEach } from 'vitest';
+import type { AppConfig } from '../../src/http/createApp.js';
 import { createScriptedUpstream, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
 import { watchedLogger } from './watchedLogger.js';
@@ -13,14 +14,15 @@ export interface LlmGateway extends TestApp {
 /**
  * The real app around the real LLM agent (with the built-in `current_time` and `calculator`
  * tools unless `agent.tools` says otherwise), on 127.0.0.1 and a free port, with the app and the
- * agent logging to one watched pino logger.
+ * agent logging to one watched pino logger; `config` overrides the app's settings.
  */
 export async function startLlmGateway(
   agent: Omit<LlmAgentOptions, 'model' | 'logger'> & Partial<Pick<LlmAgentOptions, 'model'>>,
+  config: Partial<AppConfig> = {},
 ): Promise<LlmGateway> {
   const log = watchedLogger();
   const llm = createLlmAgent({ model: 'up-model', tools: [currentTimeTool, calculatorTool], logger: log.logger, ...agent });
-  return { ...(await startApp(llm, {}, { logger: log.logger })), log };
+  return { ...(await startApp(llm, config, { logger: log.logger })), log };
 }
 
 /** The upstream API key the gateway tests configure; it must never show up in a response or a log. */
@@ -41,13 +43,13 @@ export function useLlmGateway() {
     gateway = undefined;
     upstream = undefined;
   });
-  const open = async (baseUrl: string, agent: GatewayOptions) =>
-    (gateway = await startLlmGateway({ baseUrl, apiKey: TEST_API_KEY, ...agent }));
+  const open = async (baseUrl: string, agent: GatewayOptions, config?: Partial<AppConfig>) =>
+    (gateway = await startLlmGateway({ baseUrl, apiKey: TEST_API_KEY, ...agent }, config));
   return {
-    async start(scripts: readonly UpstreamScript[], agent: GatewayOptions = {}) {
+    async start(scripts: readonly UpstreamScript[], agent: GatewayOptions = {}, config: Partial<AppConfig> = {}) {
       const started = await createScriptedUpstream(scripts);
       upstream = started;
-      return { upstream: started, gateway: await open(started.baseUrl, agent) };
+      return { upstream: started, gateway: await open(started.baseUrl, agent, config) };
     },
     async startUnreachable(agent: GatewayOptions = {}) {
       return { upstream: undefined, gateway: await open(await unusedBaseUrl(), agent) };
