@@ -1,10 +1,9 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { endWith, type MonoTypeOperatorFunction } from 'rxjs';
 
 export const DONE_FRAME = 'data: [DONE]\n\n';
 
 /**
  * Appends the Chat Completions terminator, only after a clean completion: an error skips it.
- * One subscriber, held by every open stream: `endWith` is a `concat`, which held three.
  *
  * ```
  * source:   --a--|        --a--#
@@ -12,15 +11,5 @@ export const DONE_FRAME = 'data: [DONE]\n\n';
  * ```
  */
 export function done(): MonoTypeOperatorFunction<string> {
-  return (frames$) =>
-    new Observable<string>((subscriber) =>
-      frames$.subscribe({
-        next: (frame) => subscriber.next(frame),
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          subscriber.next(DONE_FRAME);
-          subscriber.complete();
-        },
-      }),
-    );
+  return endWith(DONE_FRAME);
 }
