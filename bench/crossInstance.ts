@@ -5,8 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'redis';
+import { redisAnswers } from '../test/support/ownRedis.js';
 import { startOwnRedisCluster } from '../test/support/ownRedisCluster.js';
+import { removeKeysUnder } from '../test/support/redisTest.js';
 import { launchGateway, type Gateway } from './launchGateway.js';
 import { median, p99 } from './stats.js';
 
@@ -131,24 +132,6 @@ async function fanOut(upstream: Upstream, owner: Gateway, instances: readonly Ga
   };
 }
 
-async function redisAnswers(url: string): Promise<boolean> {
-  const client = createClient({ url, socket: { connectTimeout: 1_000, reconnectStrategy: false } });
-  client.on('error', () => undefined);
-  const answered = await client.connect().then(
-    async () => (await client.ping()) === 'PONG',
-    () => false,
-  );
-  if (client.isOpen) client.destroy();
-  return answered;
-}
-
-async function deleteKeys(url: string, prefix: string): Promise<void> {
-  const client = createClient({ url });
-  await client.connect();
-  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1_000 })) if (keys.length > 0) await client.del(keys);
-  client.destroy();
-}
-
 async function measureSetup(
   setup: CrossInstanceRow['setup'],
   upstream: Upstream,
@@ -195,6 +178,6 @@ export async function measureCrossInstance(plan: CrossInstancePlan): Promise<Cro
   } finally {
     await upstream.close();
     await rm(dataDir, { recursive: true, force: true });
-    await deleteKeys(plan.redisUrl, prefix);
+    await removeKeysUnder(prefix, { url: plan.redisUrl });
   }
 }

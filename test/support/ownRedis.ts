@@ -14,17 +14,22 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Whether a Redis answers PING at `url` now (one try, no reconnecting). */
+export async function redisAnswers(url: string): Promise<boolean> {
+  const client = createClient({ url, socket: { connectTimeout: 1_000, reconnectStrategy: false } });
+  client.on('error', () => undefined);
+  const answered = await client.connect().then(
+    async () => (await client.ping()) === 'PONG',
+    () => false,
+  );
+  if (client.isOpen) client.destroy();
+  return answered;
+}
+
 /** Resolves once the `redis-server` on `port` answers PING; throws if it never does. */
 export async function untilAnswers(port: number): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: false } });
-    client.on('error', () => undefined);
-    const answered = await client.connect().then(
-      async () => (await client.ping()) === 'PONG',
-      () => false,
-    );
-    if (client.isOpen) client.destroy();
-    if (answered) return;
+    if (await redisAnswers(`redis://127.0.0.1:${port}`)) return;
     await delay(50);
   }
   throw new Error(`redis-server on port ${port} did not start`);
