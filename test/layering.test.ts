@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store', 'sse', 'operators'],
   ['agent'],
   ['health', 'metrics', 'config'],
-  ['errors', 'logger'],
+  ['errors', 'logger', 'principal'],
 ];
 
 const SRC = resolve(import.meta.dirname, '../src');

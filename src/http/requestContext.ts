@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
 import type { RequestLocals } from '../pipeline/requestLocals.js';
+import { DEFAULT_PRINCIPAL, type Principal } from '../principal.js';
 
 const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
 
 class Locals implements RequestLocals {
   readonly #root: Logger;
   #child: Logger | undefined;
+  principal: Principal = DEFAULT_PRINCIPAL;
 
   constructor(
     readonly requestId: string,

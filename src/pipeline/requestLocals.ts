@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Logger } from '../logger.js';
+import type { Principal } from '../principal.js';
 
 /** What rxgate keeps on `res.locals` for one request: who it is, for every log line. */
 export interface RequestLocals {
@@ -7,6 +8,8 @@ export interface RequestLocals {
   logger: Logger;
   /** `performance.now()` when the request arrived. */
   startedAt: number;
+  /** Who the request acts for: set by authentication; `DEFAULT_PRINCIPAL` on a server without keys. */
+  principal: Principal;
 }
 
 export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;
