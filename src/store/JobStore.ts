@@ -15,6 +15,8 @@ export interface JobRecord {
   readonly created_at: number;
   /** Unix ms from which a duration schedule's slots count (its creation, or the last change of its schedule). */
   readonly anchor: number;
+  /** Unix ms from which a missed slot is owed a late fire (its creation, its last resume or change of schedule): never one it was paused through. */
+  readonly owed_from: number;
 }
 
 /** A job as read back: the last slot that an instance claimed, if any. */
