@@ -12,7 +12,8 @@ afterEach(async () => {
   app = undefined;
 });
 
-const send = (url: string, method: string, body?: unknown) => fetch(url, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+const send = (url: string, method: string, body?: unknown) =>
+  fetch(url, { method, body: body === undefined ? undefined : JSON.stringify(body) });
 
 async function createJob(url: string, body: Record<string, unknown>): Promise<JobObject> {
   const response = await post(`${url}/api/jobs`, body);
@@ -20,7 +21,8 @@ async function createJob(url: string, body: Record<string, unknown>): Promise<Jo
   return (await response.json()) as JobObject;
 }
 
-const runsOf = async (url: string, jobId: string) => ((await (await fetch(`${url}/api/jobs/${jobId}/runs`)).json()) as { data: JobRunObject[] }).data;
+const runsOf = async (url: string, jobId: string) =>
+  ((await (await fetch(`${url}/api/jobs/${jobId}/runs`)).json()) as { data: JobRunObject[] }).data;
 
 const finish = (run: ManualRun, text = 'done') => {
   run.events.next({ type: 'text', delta: text });
@@ -54,13 +56,19 @@ describe('the jobs API', () => {
 
     const list = (await (await fetch(`${app.url}/api/jobs`)).json()) as { data: JobObject[] };
     expect(list.data.map(({ id }) => id)).toEqual([job.id]);
-    const patched = (await (await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { schedule: 'every 2h', name: 'often' })).json()) as JobObject;
+    const patched = (await (
+      await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { schedule: 'every 2h', name: 'often' })
+    ).json()) as JobObject;
     expect(patched).toMatchObject({ id: job.id, name: 'often', schedule: 'every 2h', input: 'summarise' });
     expect(patched.next_run_at! - patched.created_at).toBeGreaterThanOrEqual(7199);
     const badPatch = await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { timezone: 'Nowhere/Else' });
     expect(badPatch.status).toBe(400);
 
-    expect(await (await send(`${app.url}/api/jobs/${job.id}`, 'DELETE')).json()).toEqual({ id: job.id, object: 'job.deleted', deleted: true });
+    expect(await (await send(`${app.url}/api/jobs/${job.id}`, 'DELETE')).json()).toEqual({
+      id: job.id,
+      object: 'job.deleted',
+      deleted: true,
+    });
     const missing = await fetch(`${app.url}/api/jobs/${job.id}`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({
@@ -80,9 +88,15 @@ describe('the jobs API', () => {
       { role: 'user', content: 'tick' },
     ]);
     // The first run is held open: the next slot finds it going.
-    await expect.poll(async () => (await runsOf(url, job.id)).map(({ status }) => status), { timeout: 5_000 }).toEqual(['skipped', 'running']);
+    await expect
+      .poll(async () => (await runsOf(url, job.id)).map(({ status }) => status), { timeout: 5_000 })
+      .toEqual(['skipped', 'running']);
     const [skipped, fired] = await runsOf(url, job.id);
-    expect(skipped).toMatchObject({ trigger: 'schedule', run_id: null, skipped_reason: `the previous run ${fired!.run_id} is still going` });
+    expect(skipped).toMatchObject({
+      trigger: 'schedule',
+      run_id: null,
+      skipped_reason: `the previous run ${fired!.run_id} is still going`,
+    });
     expect(skipped!.scheduled_for).toBeGreaterThan(fired!.scheduled_for);
 
     finish(first);
@@ -106,7 +120,9 @@ describe('the jobs API', () => {
     expect(now.status).toBe(202);
     expect(await now.json()).toMatchObject({ job_id: job.id, status: 'running' });
     finish(await agent.started(0));
-    await expect.poll(async () => (await runsOf(url, job.id)).map(({ trigger, status }) => [trigger, status])).toEqual([['manual', 'completed']]);
+    await expect
+      .poll(async () => (await runsOf(url, job.id)).map(({ trigger, status }) => [trigger, status]))
+      .toEqual([['manual', 'completed']]);
     // An absence shows only over time: three slots of a paused job.
     await delay(3_000);
     expect(agent.runs).toHaveLength(1);
@@ -120,9 +136,7 @@ describe('the jobs API', () => {
     await delay(2_500);
     expect(agent.runs).toHaveLength(2);
     finish(fired, 'still here');
-    await expect
-      .poll(async () => ((await (await fetch(`${url}/v1/runs/${runId}`)).json()) as { status: string }).status)
-      .toBe('completed');
+    await expect.poll(async () => ((await (await fetch(`${url}/v1/runs/${runId}`)).json()) as { status: string }).status).toBe('completed');
   });
 
   it('pauses a firing job: 200 with enabled false, and no further runs', async () => {

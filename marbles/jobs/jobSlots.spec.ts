@@ -24,7 +24,7 @@ const job = (schedule: string, timezone: string, fields: Partial<StoredJob> = {}
   ...fields,
 });
 
-const slotsOf = (m: { scheduler: { now(): number } }, one: StoredJob, graceMs = MINUTE) =>
+const slotsOf$ = (m: { scheduler: { now(): number } }, one: StoredJob, graceMs = MINUTE) =>
   jobSlots$(one, parseSchedule(one.schedule, one.timezone), { clock: () => BASE + m.scheduler.now(), scheduler: m.scheduler as never, graceMs });
 
 describe('jobSlots$', () => {
@@ -32,7 +32,7 @@ describe('jobSlots$', () => {
     const daily = job('0 9 * * *', 'America/New_York', { last_slot: BASE });
     const expected = `${23 * 60}m a ${24 * 60 * MINUTE - 1}ms (b|)`;
 
-    m.expect(slotsOf(m, daily).pipe(take(2))).toBeObservable(expected, {
+    m.expect(slotsOf$(m, daily).pipe(take(2))).toBeObservable(expected, {
       a: { slot: Date.parse('2026-03-08T13:00:00Z'), trigger: 'schedule' },
       b: { slot: Date.parse('2026-03-09T13:00:00Z'), trigger: 'schedule' },
     });
@@ -43,7 +43,7 @@ describe('jobSlots$', () => {
     const late = job('every 1m', 'UTC', { anchor: BASE - 10 * MINUTE, owed_from: BASE - 10 * MINUTE, last_slot: BASE - 3 * MINUTE });
     const expected = 'c 29999ms (s|)';
 
-    m.expect(slotsOf(m, late).pipe(take(2)), '30s ^').toBeObservable(`30s ${expected}`, {
+    m.expect(slotsOf$(m, late).pipe(take(2)), '30s ^').toBeObservable(`30s ${expected}`, {
       c: { slot: BASE, trigger: 'catch_up' },
       s: { slot: BASE + MINUTE, trigger: 'schedule' },
     });
@@ -52,7 +52,7 @@ describe('jobSlots$', () => {
   it('lets a missed slot older than the grace go', marbles((m) => {
     const late = job('every 1m', 'UTC', { anchor: BASE - 10 * MINUTE, owed_from: BASE - 10 * MINUTE, last_slot: BASE - 3 * MINUTE });
 
-    m.expect(slotsOf(m, late, 10_000).pipe(take(1)), '30s ^').toBeObservable('1m (s|)', {
+    m.expect(slotsOf$(m, late, 10_000).pipe(take(1)), '30s ^').toBeObservable('1m (s|)', {
       s: { slot: BASE + MINUTE, trigger: 'schedule' },
     });
   }));
@@ -60,7 +60,7 @@ describe('jobSlots$', () => {
   it('owes nothing for a slot the job was paused through', marbles((m) => {
     const resumed = job('every 1m', 'UTC', { anchor: BASE - 10 * MINUTE, owed_from: BASE + 20_000, last_slot: BASE - 3 * MINUTE });
 
-    m.expect(slotsOf(m, resumed).pipe(take(1)), '30s ^').toBeObservable('1m (s|)', {
+    m.expect(slotsOf$(m, resumed).pipe(take(1)), '30s ^').toBeObservable('1m (s|)', {
       s: { slot: BASE + MINUTE, trigger: 'schedule' },
     });
   }));
@@ -68,6 +68,6 @@ describe('jobSlots$', () => {
   it('fires a one-time schedule once, in its zone, and then completes', marbles((m) => {
     const once = job('2026-03-07T09:30:00', 'America/New_York');
 
-    m.expect(slotsOf(m, once)).toBeObservable('30m (o|)', { o: { slot: BASE + 30 * MINUTE, trigger: 'schedule' } });
+    m.expect(slotsOf$(m, once)).toBeObservable('30m (o|)', { o: { slot: BASE + 30 * MINUTE, trigger: 'schedule' } });
   }));
 });

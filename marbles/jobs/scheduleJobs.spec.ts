@@ -63,12 +63,12 @@ describe('scheduleJobs', () => {
 
   it('catches up, once, an unclaimed slot of a job that a later list shows enabled, within the grace (an instance starting)', marbles((m) => {
     const jobs$ = m.cold('a 10499ms a', { a: [{ ...every10s, enabled: false }] });
-    const stillOwed = m.cold('a 10499ms b', { a: [{ ...every10s, enabled: false }], b: [every10s] });
+    const stillOwed$ = m.cold('a 10499ms b', { a: [{ ...every10s, enabled: false }], b: [every10s] });
     const expected = '10500ms c 9499ms (d|)';
     const timing = { clock: () => BASE + m.scheduler.now(), scheduler: m.scheduler, graceMs: 60_000 };
 
     m.expect(jobs$.pipe(scheduleJobs(timing))).toBeObservable('');
-    m.expect(stillOwed.pipe(scheduleJobs(timing), take(2))).toBeObservable(expected, {
+    m.expect(stillOwed$.pipe(scheduleJobs(timing), take(2))).toBeObservable(expected, {
       c: { job: every10s, slot: BASE + 10_000, trigger: 'catch_up' },
       d: { job: every10s, slot: BASE + 20_000, trigger: 'schedule' },
     });

@@ -46,7 +46,18 @@ import { requestContext } from './requestContext.js';
 import { route } from './route.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
-  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes' | 'maxFollowersPerRun' | 'approvalTimeoutMs' | 'jobsGraceMs' | 'jobsRefreshMs'>>;
+  Partial<
+    Pick<
+      Config,
+      | 'maxConcurrentRuns'
+      | 'maxOutputChars'
+      | 'maxConversationBytes'
+      | 'maxFollowersPerRun'
+      | 'approvalTimeoutMs'
+      | 'jobsGraceMs'
+      | 'jobsRefreshMs'
+    >
+  >;
 
 export interface CreateAppOptions {
   readonly agent: Agent;

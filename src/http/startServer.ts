@@ -70,7 +70,16 @@ export async function startServer({
   assertSafeExposure(config);
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
-  const { app, activeRuns, jobScheduler, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store, coordinator });
+  const { app, activeRuns, jobScheduler, recovered } = createApp({
+    agent,
+    config,
+    logger,
+    readiness,
+    operators,
+    metrics,
+    store,
+    coordinator,
+  });
   await recovered;
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.

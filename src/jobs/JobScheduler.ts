@@ -1,4 +1,16 @@
-import { asyncScheduler, catchError, EMPTY, from, merge, mergeMap, Subject, switchMap, timer, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  asyncScheduler,
+  catchError,
+  EMPTY,
+  from,
+  merge,
+  mergeMap,
+  Subject,
+  switchMap,
+  timer,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
 import type { Logger } from '../logger.js';
 import type { RunsContext } from '../runs/runsContext.js';
 import { fireJob } from './fireJob.js';
@@ -34,7 +46,9 @@ export class JobScheduler {
       .pipe(
         switchMap(() => from(context.store.jobs.list()).pipe(catchError(fail('could not read the jobs')))),
         scheduleJobs({ clock, scheduler, graceMs }),
-        mergeMap(({ job, ...due }) => from(fireJob(context, { job, ...due }, clock)).pipe(catchError(fail(`could not fire job ${job.id}`)))),
+        mergeMap(({ job, ...due }) =>
+          from(fireJob(context, { job, ...due }, clock)).pipe(catchError(fail(`could not fire job ${job.id}`))),
+        ),
       )
       .subscribe();
   }

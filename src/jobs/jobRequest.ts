@@ -33,7 +33,13 @@ export function parseJobRequest(body: unknown, now: number, current?: JobSetting
   const settings: JobSettings = { timezone: 'UTC', enabled: true, ...current, ...(given as Partial<JobSettings>) } as JobSettings;
   const schedule = parseSchedule(settings.schedule, settings.timezone);
   if (schedule.kind === 'once' && settings.schedule !== current?.schedule && nextSlot(schedule, now, now) === undefined)
-    throw new RequestError(400, `invalid 'schedule': '${settings.schedule}' has passed`, 'invalid_request_error', 'schedule', 'invalid_schedule');
+    throw new RequestError(
+      400,
+      `invalid 'schedule': '${settings.schedule}' has passed`,
+      'invalid_request_error',
+      'schedule',
+      'invalid_schedule',
+    );
   parseRunRequest({ input: settings.input, instructions: settings.instructions, model: settings.model });
   return settings;
 }

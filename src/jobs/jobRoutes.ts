@@ -15,7 +15,8 @@ type Res = Parameters<RouteHandler>[1];
 /** The job, if it exists and the request's principal may see it; else the same 404 either way. */
 async function jobOf(context: JobsContext, id: string, res: Res): Promise<StoredJob> {
   const job = await context.store.jobs.get(id);
-  if (!job || !mayAccess(localsOf(res).principal, job.owner)) throw new RequestError(404, `job '${id}' not found`, 'not_found_error', null, 'job_not_found');
+  if (!job || !mayAccess(localsOf(res).principal, job.owner))
+    throw new RequestError(404, `job '${id}' not found`, 'not_found_error', null, 'job_not_found');
   return job;
 }
 
@@ -63,7 +64,11 @@ export const updateJobRoute =
     const settings = parseJobRequest(req.body, now, current);
     const rescheduled = settings.schedule !== current.schedule || settings.timezone !== current.timezone;
     const owed = rescheduled || (settings.enabled && !current.enabled);
-    await saveJob(context, { ...current, ...settings, anchor: rescheduled ? now : current.anchor, owed_from: owed ? now : current.owed_from }, res);
+    await saveJob(
+      context,
+      { ...current, ...settings, anchor: rescheduled ? now : current.anchor, owed_from: owed ? now : current.owed_from },
+      res,
+    );
   };
 
 /** `DELETE /api/jobs/{id}`: it fires no more; a run it started goes on. */

@@ -30,7 +30,9 @@ export async function showFire(context: RunsContext, fire: JobFire): Promise<Job
 /** A stored job as the API shows it: its next slot after `now` (and after its last claimed one), its last fire. */
 export async function showJob(context: RunsContext, job: StoredJob, now: number): Promise<JobObject> {
   const [last] = await context.store.jobs.fires(job.id);
-  const next = job.enabled ? nextSlot(parseSchedule(job.schedule, job.timezone), job.anchor, Math.max(now, job.last_slot ?? now)) : undefined;
+  const next = job.enabled
+    ? nextSlot(parseSchedule(job.schedule, job.timezone), job.anchor, Math.max(now, job.last_slot ?? now))
+    : undefined;
   const shown = last ? await showFire(context, last) : undefined;
   return {
     id: job.id,

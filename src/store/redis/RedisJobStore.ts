@@ -54,16 +54,25 @@ export class RedisJobStore implements JobStore {
   }
 
   claim(id: string, slot: number): Promise<boolean> {
-    return redisCall('claim a job slot', async () => (await this.redis.eval(CLAIM, { keys: [this.keys.job(id)], arguments: [String(slot)] })) === 1);
+    return redisCall(
+      'claim a job slot',
+      async () => (await this.redis.eval(CLAIM, { keys: [this.keys.job(id)], arguments: [String(slot)] })) === 1,
+    );
   }
 
   record(id: string, fire: JobFire): Promise<void> {
     return redisCall('record a job fire', async () => {
-      await this.redis.multi().lPush(this.keys.jobFires(id), JSON.stringify(fire)).lTrim(this.keys.jobFires(id), 0, FIRES_KEPT - 1).exec();
+      await this.redis
+        .multi()
+        .lPush(this.keys.jobFires(id), JSON.stringify(fire))
+        .lTrim(this.keys.jobFires(id), 0, FIRES_KEPT - 1)
+        .exec();
     });
   }
 
   fires(id: string): Promise<JobFire[]> {
-    return redisCall('read job fires', async () => (await this.redis.lRange(this.keys.jobFires(id), 0, -1)).map((body) => JSON.parse(body) as JobFire));
+    return redisCall('read job fires', async () =>
+      (await this.redis.lRange(this.keys.jobFires(id), 0, -1)).map((body) => JSON.parse(body) as JobFire),
+    );
   }
 }

@@ -23,7 +23,9 @@ export class SqliteJobStore implements JobStore {
     db: Database.Database,
     private readonly health: WriteHealth,
   ) {
-    this.#upsert = db.prepare('INSERT INTO jobs (id, created_at, body) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body');
+    this.#upsert = db.prepare(
+      'INSERT INTO jobs (id, created_at, body) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body',
+    );
     this.#select = db.prepare('SELECT body, last_slot FROM jobs WHERE id = ?');
     this.#all = db.prepare('SELECT body, last_slot FROM jobs ORDER BY created_at, id');
     const deleteJob = db.prepare('DELETE FROM jobs WHERE id = ?');
