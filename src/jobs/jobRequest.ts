@@ -29,8 +29,7 @@ export function parseJobRequest(body: unknown, now: number, current?: JobSetting
   assertObjectBody(body);
   const parsed = (current ? updateSchema : createSchema).safeParse(body);
   if (!parsed.success) throw invalidRequest(parsed.error, body);
-  const given = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined));
-  const settings: JobSettings = { timezone: 'UTC', enabled: true, ...current, ...(given as Partial<JobSettings>) } as JobSettings;
+  const settings = { timezone: 'UTC', enabled: true, ...current, ...parsed.data } as JobSettings;
   const schedule = parseSchedule(settings.schedule, settings.timezone);
   if (schedule.kind === 'once' && settings.schedule !== current?.schedule && nextSlot(schedule, now, now) === undefined)
     throw new RequestError(

@@ -28,8 +28,8 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
  * skips slots rather than firing them in a burst.
  *
  * ```
- * every 1m, created at 0, subscribed at 0:   -------- 1m a 59999ms b ...
- * a slot 30s late with graceMs 60s:          a (now), then the next slot at its time
+ * every 1m, last claimed slot 0, subscribed at 0:     1m a 59999ms b ...
+ * every 1m, slot 0 unclaimed, subscribed at 30s:      c 29999ms a ...    (c: slot 0, caught up)
  * ```
  */
 export function jobSlots$(job: StoredJob, schedule: Schedule, { clock, scheduler, graceMs }: SlotTiming): Observable<DueSlot> {

@@ -27,9 +27,10 @@ export async function showFire(context: RunsContext, fire: JobFire): Promise<Job
   };
 }
 
-/** A stored job as the API shows it: its next slot after `now` (and after its last claimed one), its last fire. */
+/** A stored job as the API shows it: its next slot after `now` (and after its last claimed one), its last fire and last run. */
 export async function showJob(context: RunsContext, job: StoredJob, now: number): Promise<JobObject> {
-  const [last] = await context.store.jobs.fires(job.id);
+  const fires = await context.store.jobs.fires(job.id);
+  const last = fires[0];
   const next = job.enabled
     ? nextSlot(parseSchedule(job.schedule, job.timezone), job.anchor, Math.max(now, job.last_slot ?? now))
     : undefined;
@@ -47,7 +48,8 @@ export async function showJob(context: RunsContext, job: StoredJob, now: number)
     created_at: seconds(job.created_at),
     next_run_at: next === undefined ? null : seconds(next),
     last_run_at: shown?.fired_at ?? null,
-    last_run_id: shown?.run_id ?? null,
+    // A skipped fire has no run: the last run is the one that made it skip.
+    last_run_id: fires.find((fire) => fire.run_id !== null)?.run_id ?? null,
     last_status: shown?.status ?? null,
   };
 }
