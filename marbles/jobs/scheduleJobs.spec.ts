@@ -1,4 +1,5 @@
 import { take } from 'rxjs';
+import type { TestScheduler } from 'rxjs/testing';
 import { describe, it } from 'vitest';
 import { scheduleJobs } from '../../src/jobs/scheduleJobs.js';
 import type { StoredJob } from '../../src/store/JobStore.js';
@@ -20,6 +21,8 @@ const every10s: StoredJob = {
   last_slot: null,
 };
 
+const timingOf = (m: { scheduler: TestScheduler }) => ({ clock: () => BASE + m.scheduler.now(), scheduler: m.scheduler, graceMs: 60_000 });
+
 describe('scheduleJobs', () => {
   it('fires nothing while a job is paused, and on resume only the slots after it (none owed for the pause)', marbles((m) => {
     const paused = { ...every10s, enabled: false };
@@ -27,9 +30,8 @@ describe('scheduleJobs', () => {
     const resumed = { ...every10s, owed_from: BASE + 25_000, last_slot: BASE + 10_000 };
     const jobs$ = m.cold('a 14999ms p 9999ms r', { a: [every10s], p: [paused], r: [resumed] });
     const expected = '10s a 19999ms b 9999ms (c|)';
-    const timing = { clock: () => BASE + m.scheduler.now(), scheduler: m.scheduler, graceMs: 60_000 };
 
-    m.expect(jobs$.pipe(scheduleJobs(timing), take(3))).toBeObservable(expected, {
+    m.expect(jobs$.pipe(scheduleJobs(timingOf(m)), take(3))).toBeObservable(expected, {
       a: { job: every10s, slot: BASE + 10_000, trigger: 'schedule' },
       b: { job: resumed, slot: BASE + 30_000, trigger: 'schedule' },
       c: { job: resumed, slot: BASE + 40_000, trigger: 'schedule' },
@@ -40,9 +42,8 @@ describe('scheduleJobs', () => {
     const other = { ...every10s, id: 'job_2', schedule: 'every 15s' };
     const jobs$ = m.cold('a 11999ms d', { a: [every10s, other], d: [other] });
     const expected = '10s a 4999ms b 14999ms (c|)';
-    const timing = { clock: () => BASE + m.scheduler.now(), scheduler: m.scheduler, graceMs: 60_000 };
 
-    m.expect(jobs$.pipe(scheduleJobs(timing), take(3))).toBeObservable(expected, {
+    m.expect(jobs$.pipe(scheduleJobs(timingOf(m)), take(3))).toBeObservable(expected, {
       a: { job: every10s, slot: BASE + 10_000, trigger: 'schedule' },
       b: { job: other, slot: BASE + 15_000, trigger: 'schedule' },
       c: { job: other, slot: BASE + 30_000, trigger: 'schedule' },
@@ -53,9 +54,8 @@ describe('scheduleJobs', () => {
     const claimed = { ...every10s, last_slot: BASE + 10_000 };
     const jobs$ = m.cold('a 10499ms c', { a: [every10s], c: [claimed] });
     const expected = '10s a 9999ms (b|)';
-    const timing = { clock: () => BASE + m.scheduler.now(), scheduler: m.scheduler, graceMs: 60_000 };
 
-    m.expect(jobs$.pipe(scheduleJobs(timing), take(2))).toBeObservable(expected, {
+    m.expect(jobs$.pipe(scheduleJobs(timingOf(m)), take(2))).toBeObservable(expected, {
       a: { job: every10s, slot: BASE + 10_000, trigger: 'schedule' },
       b: { job: claimed, slot: BASE + 20_000, trigger: 'schedule' },
     });
@@ -65,10 +65,9 @@ describe('scheduleJobs', () => {
     const jobs$ = m.cold('a 10499ms a', { a: [{ ...every10s, enabled: false }] });
     const stillOwed$ = m.cold('a 10499ms b', { a: [{ ...every10s, enabled: false }], b: [every10s] });
     const expected = '10500ms c 9499ms (d|)';
-    const timing = { clock: () => BASE + m.scheduler.now(), scheduler: m.scheduler, graceMs: 60_000 };
 
-    m.expect(jobs$.pipe(scheduleJobs(timing))).toBeObservable('');
-    m.expect(stillOwed$.pipe(scheduleJobs(timing), take(2))).toBeObservable(expected, {
+    m.expect(jobs$.pipe(scheduleJobs(timingOf(m)))).toBeObservable('');
+    m.expect(stillOwed$.pipe(scheduleJobs(timingOf(m)), take(2))).toBeObservable(expected, {
       c: { job: every10s, slot: BASE + 10_000, trigger: 'catch_up' },
       d: { job: every10s, slot: BASE + 20_000, trigger: 'schedule' },
     });
