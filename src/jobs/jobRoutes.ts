@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Response } from 'express';
 import { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { localsOf } from '../pipeline/requestLocals.js';
@@ -10,10 +11,8 @@ import type { JobsContext } from './jobsContext.js';
 import { showFire, showJob } from './showJob.js';
 import { startJobRun } from './startJobRun.js';
 
-type Res = Parameters<RouteHandler>[1];
-
 /** The job, if it exists and the request's principal may see it; else the same 404 either way. */
-async function jobOf(context: JobsContext, id: string, res: Res): Promise<StoredJob> {
+async function jobOf(context: JobsContext, id: string, res: Response): Promise<StoredJob> {
   const job = await context.store.jobs.get(id);
   if (!job || !mayAccess(localsOf(res).principal, job.owner))
     throw new RequestError(404, `job '${id}' not found`, 'not_found_error', null, 'job_not_found');
@@ -21,7 +20,7 @@ async function jobOf(context: JobsContext, id: string, res: Res): Promise<Stored
 }
 
 /** Saves `job` and tells the scheduler; answers the job as it now stands. */
-async function saveJob(context: JobsContext, job: StoredJob, res: Res, status = 200): Promise<void> {
+async function saveJob(context: JobsContext, job: StoredJob, res: Response, status = 200): Promise<void> {
   await context.store.jobs.save(job);
   context.jobScheduler.changed();
   res.status(status).json(await showJob(context, job, Date.now()));
