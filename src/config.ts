@@ -88,6 +88,8 @@ export const SETTINGS = {
   redisCluster: { env: 'RXGATE_REDIS_CLUSTER', default: 'false', schema: z.stringbool(), doc: '`true` (or `1`) when `RXGATE_REDIS_URL` is a Redis Cluster: its nodes are discovered from the ones given, and followers are woken by sharded pub/sub (see "Running several instances").' },
   redisPrefix: { env: 'RXGATE_REDIS_PREFIX', default: 'rxgate:', schema: z.string().min(1), doc: 'Put before every Redis key rxgate writes.' },
   redisLeaseMs: { env: 'RXGATE_REDIS_LEASE_MS', default: '10000', schema: z.coerce.number().int().min(100), doc: 'How long an instance\'s lease on its runs lasts unless renewed (every third of it); a run whose instance let it expire is marked failed by another.' },
+  jobsGraceMs: { env: 'RXGATE_JOBS_GRACE_MS', default: '60000', schema: z.coerce.number().int().min(0), doc: 'How late a job\'s slot missed while no instance ran may still fire (once, however many were missed); older ones are let go (see "Scheduled jobs").' },
+  jobsRefreshMs: { env: 'RXGATE_JOBS_REFRESH_MS', default: '5000', schema: positiveMs, doc: 'How often an instance reads the job list again, to see jobs that other instances made, changed or removed.' },
   logLevel: { env: 'RXGATE_LOG_LEVEL', default: 'info', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), doc: 'pino log level.' },
 } as const;
 

@@ -10,6 +10,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['cli', 'index', 'testing'],
   ['createAgentFor', 'loadOperatorsModule'],
   ['http'],
+  ['jobs'],
   ['runs'],
   ['responses'],
   ['chat'],

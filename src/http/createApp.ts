@@ -8,6 +8,17 @@ import { DEFAULTS, type Config } from '../config.js';
 import { DetachedRuns } from '../detached/DetachedRuns.js';
 import { Followers } from '../detached/Followers.js';
 import { RequestError } from '../errors/RequestError.js';
+import { JobScheduler } from '../jobs/JobScheduler.js';
+import {
+  createJobRoute,
+  deleteJobRoute,
+  jobRunsRoute,
+  listJobsRoute,
+  retrieveJobRoute,
+  runJobNowRoute,
+  setEnabledRoute,
+  updateJobRoute,
+} from '../jobs/jobRoutes.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
 import { ActiveRuns } from '../pipeline/activeRuns.js';
@@ -35,7 +46,18 @@ import { requestContext } from './requestContext.js';
 import { route } from './route.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
-  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes' | 'maxFollowersPerRun' | 'approvalTimeoutMs'>>;
+  Partial<
+    Pick<
+      Config,
+      | 'maxConcurrentRuns'
+      | 'maxOutputChars'
+      | 'maxConversationBytes'
+      | 'maxFollowersPerRun'
+      | 'approvalTimeoutMs'
+      | 'jobsGraceMs'
+      | 'jobsRefreshMs'
+    >
+  >;
 
 export interface CreateAppOptions {
   readonly agent: Agent;
@@ -73,6 +95,8 @@ export interface RxgateApp {
   readonly readiness: Readiness;
   readonly store: Store;
   readonly detachedRuns: DetachedRuns;
+  /** Fires the scheduled jobs; `stop()` it on shutdown. */
+  readonly jobScheduler: JobScheduler;
   /** Resolves, with how many, once what a dead process left in flight is marked failed; `startServer` listens after it. */
   readonly recovered: Promise<number>;
 }
@@ -94,7 +118,7 @@ const EXPOSED_HEADERS = ['X-Request-Id'];
 function corsFor(origins: readonly string[]) {
   return cors({
     origin: origins.includes('*') ? '*' : [...origins],
-    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'OpenAI-Organization', 'OpenAI-Project'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
@@ -148,6 +172,12 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes,
     approvalTimeoutMs: config.approvalTimeoutMs ?? DEFAULTS.approvalTimeoutMs,
   };
+  const jobScheduler = new JobScheduler(stored, {
+    graceMs: config.jobsGraceMs ?? DEFAULTS.jobsGraceMs,
+    refreshMs: config.jobsRefreshMs ?? DEFAULTS.jobsRefreshMs,
+    logger,
+  });
+  const jobs = { ...stored, jobScheduler };
 
   const app = express();
   app.disable('x-powered-by');
@@ -189,9 +219,23 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.post('/runs/:id/steer', mount(steerRoute(stored)));
   app.use('/v1', v1);
 
+  const api = express.Router();
+  api.use(guard);
+  api.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
+  api.get('/jobs', mount(listJobsRoute(jobs)));
+  api.post('/jobs', mount(createJobRoute(jobs)));
+  api.get('/jobs/:id', mount(retrieveJobRoute(jobs)));
+  api.patch('/jobs/:id', mount(updateJobRoute(jobs)));
+  api.delete('/jobs/:id', mount(deleteJobRoute(jobs)));
+  api.post('/jobs/:id/pause', mount(setEnabledRoute(jobs, false)));
+  api.post('/jobs/:id/resume', mount(setEnabledRoute(jobs, true)));
+  api.post('/jobs/:id/run', mount(runJobNowRoute(jobs)));
+  api.get('/jobs/:id/runs', mount(jobRunsRoute(jobs)));
+  app.use('/api', api);
+
   app.use((req, _res, next) => {
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
   });
   app.use(handleErrors(accessLog));
-  return { app, activeRuns, metrics, readiness, store, detachedRuns: detached, recovered };
+  return { app, activeRuns, metrics, readiness, store, detachedRuns: detached, jobScheduler, recovered };
 }

@@ -70,7 +70,16 @@ export async function startServer({
   assertSafeExposure(config);
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
-  const { app, activeRuns, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store, coordinator });
+  const { app, activeRuns, jobScheduler, recovered } = createApp({
+    agent,
+    config,
+    logger,
+    readiness,
+    operators,
+    metrics,
+    store,
+    coordinator,
+  });
   await recovered;
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.
@@ -93,6 +102,7 @@ export async function startServer({
   const shutdown = (graceMs = config.shutdownGraceMs) =>
     (shuttingDown ??= (async () => {
       readiness.markShuttingDown();
+      jobScheduler.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       logger.info({ activeRuns: activeRuns.size, graceMs }, 'shutting down');

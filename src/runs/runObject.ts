@@ -28,4 +28,6 @@ export interface RunObject {
   readonly error: RunError | null;
   /** The calls waiting for approval while it runs; empty once it has ended. */
   readonly pending_approvals: readonly PendingApproval[];
+  /** The scheduled job that fired it; absent for a run started by `POST /v1/runs`. */
+  readonly job_id?: string;
 }

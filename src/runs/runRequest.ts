@@ -10,6 +10,8 @@ const runRequestSchema = z.object({
 export interface RunRequest {
   readonly model: string | undefined;
   readonly messages: readonly ChatMessage[];
+  /** The scheduled job whose fire this run is; shown as the run's `job_id`. */
+  readonly jobId?: string;
 }
 
 /** Checks a `POST /v1/runs` body: `input` and `instructions` as for the Responses API. */

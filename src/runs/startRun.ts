@@ -49,6 +49,7 @@ export async function startRun(
     usage: null,
     error: null,
     pending_approvals: [],
+    ...(request.jobId === undefined ? {} : { job_id: request.jobId }),
   };
   const inputs = new RunInputs(approvalTimeoutMs);
   // The output so far is kept as a string and put into the run only when it is shown or saved:

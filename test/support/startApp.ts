@@ -22,7 +22,7 @@ export async function startApp(
   options: Partial<CreateAppOptions> = {},
 ): Promise<TestApp> {
   const config = { ...loadConfig({}), ...overrides };
-  const { app, activeRuns, store, recovered } = createApp({ ...options, agent, config });
+  const { app, activeRuns, store, jobScheduler, recovered } = createApp({ ...options, agent, config });
   await recovered;
   const server = createServer(app);
   server.listen(0, '127.0.0.1');
@@ -34,6 +34,7 @@ export async function startApp(
     activeRuns,
     store,
     close: async () => {
+      jobScheduler.stop();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

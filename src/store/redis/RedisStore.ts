@@ -10,6 +10,7 @@ import type { Claimant } from './claimOrphans.js';
 import { onePassAtATime } from './onePassAtATime.js';
 import { redisCall } from './redisCall.js';
 import { RedisEventLog } from './RedisEventLog.js';
+import { RedisJobStore } from './RedisJobStore.js';
 import { RedisKeys } from './redisKeys.js';
 import { RedisResponseStore, TOMBSTONE_AGES } from './RedisResponseStore.js';
 import { RedisRunStore } from './RedisRunStore.js';
@@ -36,6 +37,7 @@ export class RedisStore implements Store {
   readonly responses: RedisResponseStore;
   readonly runs: RedisRunStore;
   readonly events: RedisEventLog;
+  readonly jobs: RedisJobStore;
   readonly keys: RedisKeys;
   /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
   readonly claimant: Claimant;
@@ -55,6 +57,7 @@ export class RedisStore implements Store {
     this.responses = new RedisResponseStore(redis, this.keys, retention, this.claimant);
     this.runs = new RedisRunStore(redis, this.keys, retention, this.claimant);
     this.events = new RedisEventLog(redis, this.keys, this.#watcher, instanceId);
+    this.jobs = new RedisJobStore(redis, this.keys);
   }
 
   /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */

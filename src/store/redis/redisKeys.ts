@@ -73,6 +73,21 @@ export class RedisKeys {
     return `${this.prefix}inputs`;
   }
 
+  /** A scheduled job: `body` and `last_slot`, the last slot an instance claimed. */
+  job(id: string): string {
+    return `${this.prefix}{${id}}:job`;
+  }
+
+  /** A job's fires, newest first. */
+  jobFires(id: string): string {
+    return `${this.prefix}{${id}}:fires`;
+  }
+
+  /** The ids of every job, scored by when it was made. */
+  jobs(): string {
+    return `${this.prefix}jobs`;
+  }
+
   readyProbe(): string {
     return `${this.prefix}ready_probe`;
   }

@@ -6,6 +6,7 @@ import { enforceRetention } from './enforceRetention.js';
 import { lockDataDir } from './lockDataDir.js';
 import { openDatabase } from './openDatabase.js';
 import { SqliteEventLog } from './SqliteEventLog.js';
+import { SqliteJobStore } from './SqliteJobStore.js';
 import { SqliteResponseStore } from './SqliteResponseStore.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { storeCall, WriteHealth } from './storeCall.js';
@@ -24,6 +25,7 @@ export class SqliteStore implements Store {
   readonly responses: SqliteResponseStore;
   readonly runs: SqliteRunStore;
   readonly events: SqliteEventLog;
+  readonly jobs: SqliteJobStore;
   readonly #db: Database.Database;
   readonly #retention: RetentionPolicy;
   readonly #health = new WriteHealth();
@@ -41,6 +43,7 @@ export class SqliteStore implements Store {
     this.responses = new SqliteResponseStore(this.#db, this.#health);
     this.runs = new SqliteRunStore(this.#db, this.#health);
     this.events = new SqliteEventLog(this.#db, this.#health, { flushMs });
+    this.jobs = new SqliteJobStore(this.#db, this.#health);
   }
 
   async enforceRetention(): Promise<number> {

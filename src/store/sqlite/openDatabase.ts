@@ -30,6 +30,19 @@ CREATE TABLE IF NOT EXISTS events (
   data TEXT NOT NULL,
   PRIMARY KEY (stream_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  -- the last slot an instance claimed (Unix ms): a slot fires only if later
+  last_slot INTEGER,
+  body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS job_fires (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  job_id TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS job_fires_by_job ON job_fires (job_id, seq);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 

@@ -1,0 +1,65 @@
+import {
+  asyncScheduler,
+  catchError,
+  EMPTY,
+  from,
+  merge,
+  mergeMap,
+  Subject,
+  switchMap,
+  timer,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
+import type { Logger } from '../logger.js';
+import type { RunsContext } from '../runs/runsContext.js';
+import { fireJob } from './fireJob.js';
+import { scheduleJobs } from './scheduleJobs.js';
+
+export interface JobSchedulerOptions {
+  /** `RXGATE_JOBS_GRACE_MS`. */
+  readonly graceMs: number;
+  /** `RXGATE_JOBS_REFRESH_MS`: how often the job list is read again, for what other instances changed. */
+  readonly refreshMs: number;
+  readonly logger: Logger;
+  /** Default `asyncScheduler` and `Date.now`. */
+  readonly scheduler?: SchedulerLike;
+  readonly clock?: () => number;
+}
+
+/**
+ * Fires every instance's jobs from this one: the job list read at start, every `refreshMs` and at
+ * once after a change here; the slots of its enabled jobs as RxJS timers (`scheduleJobs`); each slot
+ * fired by the instance that claims it in the store (`fireJob`). A fire that is under way when the
+ * list changes goes on.
+ */
+export class JobScheduler {
+  readonly #changed = new Subject<void>();
+  readonly #subscription: Subscription;
+
+  constructor(context: RunsContext, { graceMs, refreshMs, logger, scheduler = asyncScheduler, clock = Date.now }: JobSchedulerOptions) {
+    const fail = (what: string) => (error: unknown) => {
+      logger.error({ err: error }, what);
+      return EMPTY;
+    };
+    this.#subscription = merge(timer(0, refreshMs, scheduler), this.#changed)
+      .pipe(
+        switchMap(() => from(context.store.jobs.list()).pipe(catchError(fail('could not read the jobs')))),
+        scheduleJobs({ clock, scheduler, graceMs }),
+        mergeMap(({ job, ...due }) =>
+          from(fireJob(context, { job, ...due }, clock)).pipe(catchError(fail(`could not fire job ${job.id}`))),
+        ),
+      )
+      .subscribe();
+  }
+
+  /** A job was made, changed or removed here: read the list again now. */
+  changed(): void {
+    this.#changed.next();
+  }
+
+  /** Stops firing; runs already started go on. */
+  stop(): void {
+    this.#subscription.unsubscribe();
+  }
+}

@@ -1,0 +1,7 @@
+import type { RunsContext } from '../runs/runsContext.js';
+import type { JobScheduler } from './JobScheduler.js';
+
+/** What the jobs API routes share: a job's fires are runs, and a change is news for the scheduler. */
+export interface JobsContext extends RunsContext {
+  readonly jobScheduler: JobScheduler;
+}

@@ -1,0 +1,154 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Cron } from 'croner';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JobObject, JobRunObject } from '../src/jobs/jobObject.js';
+import { ManualAgent, type ManualRun } from './support/manualAgent.js';
+import { post } from './support/runsClient.js';
+import { startApp, type TestApp } from './support/startApp.js';
+
+let app: TestApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+const send = (url: string, method: string, body?: unknown) =>
+  fetch(url, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+
+async function createJob(url: string, body: Record<string, unknown>): Promise<JobObject> {
+  const response = await post(`${url}/api/jobs`, body);
+  expect(response.status).toBe(201);
+  return (await response.json()) as JobObject;
+}
+
+const runsOf = async (url: string, jobId: string) =>
+  ((await (await fetch(`${url}/api/jobs/${jobId}/runs`)).json()) as { data: JobRunObject[] }).data;
+
+const finish = (run: ManualRun, text = 'done') => {
+  run.events.next({ type: 'text', delta: text });
+  run.events.complete();
+};
+
+describe('the jobs API', () => {
+  it.each([
+    [{ name: 'x', schedule: 'every 5 fortnights', input: 'hi' }, 'schedule', "invalid 'schedule'"],
+    [{ name: 'x', schedule: '61 * * * *', input: 'hi' }, 'schedule', 'Invalid value for minute'],
+    [{ name: 'x', schedule: '* * * * * *', input: 'hi' }, 'schedule', 'requires exactly 5 parts'],
+    [{ name: 'x', schedule: '2020-01-01T09:00:00', input: 'hi' }, 'schedule', 'has passed'],
+    [{ name: 'x', schedule: '0 9 * * *', timezone: 'Mars/Olympus_Mons', input: 'hi' }, 'timezone', 'is not an IANA time zone'],
+    [{ name: 'x', schedule: '30m' }, 'input', "missing required parameter: 'input'"],
+    [{ name: 'x', schedule: '30m', input: [] }, 'input', 'input must not be empty'],
+  ])('refuses %j with a 400 naming %s', async (body, param, message) => {
+    app = await startApp(new ManualAgent());
+    const response = await post(`${app.url}/api/jobs`, body);
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { param: string; message: string; type: string } };
+    expect(error).toMatchObject({ param, type: 'invalid_request_error' });
+    expect(error.message).toContain(message);
+  });
+
+  it('makes a cron job in its zone, shows its next slot, lists, changes and deletes it; a missing id is a 404', async () => {
+    app = await startApp(new ManualAgent());
+    const job = await createJob(app.url, { name: 'morning', schedule: '0 9 * * *', timezone: 'Europe/Berlin', input: 'summarise' });
+    const next = new Cron('0 9 * * *', { timezone: 'Europe/Berlin' }).nextRun()!.getTime() / 1000;
+    expect(job).toMatchObject({ object: 'job', name: 'morning', enabled: true, next_run_at: next, last_run_id: null, last_status: null });
+    expect(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', hour: 'numeric', hourCycle: 'h23' }).format(next * 1000)).toBe('09');
+
+    const list = (await (await fetch(`${app.url}/api/jobs`)).json()) as { data: JobObject[] };
+    expect(list.data.map(({ id }) => id)).toEqual([job.id]);
+    const patched = (await (
+      await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { schedule: 'every 2h', name: 'often' })
+    ).json()) as JobObject;
+    expect(patched).toMatchObject({ id: job.id, name: 'often', schedule: 'every 2h', input: 'summarise' });
+    expect(patched.next_run_at! - patched.created_at).toBeGreaterThanOrEqual(7199);
+    const badPatch = await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { timezone: 'Nowhere/Else' });
+    expect(badPatch.status).toBe(400);
+
+    expect(await (await send(`${app.url}/api/jobs/${job.id}`, 'DELETE')).json()).toEqual({
+      id: job.id,
+      object: 'job.deleted',
+      deleted: true,
+    });
+    const missing = await fetch(`${app.url}/api/jobs/${job.id}`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({
+      error: { message: `rxgate: job '${job.id}' not found`, type: 'not_found_error', param: null, code: 'job_not_found' },
+    });
+  });
+
+  it('fires an every-second job as ordinary runs that show its id, skipping and recording a slot whose previous run still goes', async () => {
+    const agent = new ManualAgent();
+    app = await startApp(agent, { jobsRefreshMs: 60_000 });
+    const { url } = app;
+    const job = await createJob(url, { name: 'tick', schedule: 'every 1s', input: 'tick', instructions: 'be brief' });
+
+    const first = await agent.started(0);
+    expect(first.request.messages).toEqual([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'tick' },
+    ]);
+    // The first run is held open: the next slot finds it going.
+    await expect
+      .poll(async () => (await runsOf(url, job.id)).map(({ status }) => status), { timeout: 5_000 })
+      .toEqual(['skipped', 'running']);
+    const [skipped, fired] = await runsOf(url, job.id);
+    expect(skipped).toMatchObject({
+      trigger: 'schedule',
+      run_id: null,
+      skipped_reason: `the previous run ${fired!.run_id} is still going`,
+    });
+    expect(skipped!.scheduled_for).toBeGreaterThan(fired!.scheduled_for);
+
+    finish(first);
+    const second = await agent.started(1);
+    finish(second);
+    await expect.poll(async () => (await runsOf(url, job.id)).find(({ run_id }) => run_id !== null)?.status).toBe('completed');
+    const run = (await (await fetch(`${url}/v1/runs/${fired!.run_id}`)).json()) as Record<string, unknown>;
+    expect(run).toMatchObject({ id: fired!.run_id, status: 'completed', output: 'done', job_id: job.id });
+    const shown = (await (await fetch(`${url}/api/jobs/${job.id}`)).json()) as JobObject;
+    expect(shown.last_run_id).toMatch(/^run_/);
+  });
+
+  it('fires nothing while paused, fires again after resume, runs now on request, and a deleted job fires no more while its run goes on', async () => {
+    const agent = new ManualAgent();
+    app = await startApp(agent, { jobsRefreshMs: 60_000 });
+    const { url } = app;
+    const job = await createJob(url, { name: 'tick', schedule: 'every 1s', input: 'tick', enabled: false });
+    expect(job).toMatchObject({ enabled: false, next_run_at: null });
+
+    const now = await post(`${url}/api/jobs/${job.id}/run`);
+    expect(now.status).toBe(202);
+    expect(await now.json()).toMatchObject({ job_id: job.id, status: 'running' });
+    finish(await agent.started(0));
+    await expect
+      .poll(async () => (await runsOf(url, job.id)).map(({ trigger, status }) => [trigger, status]))
+      .toEqual([['manual', 'completed']]);
+    // An absence shows only over time: three slots of a paused job.
+    await delay(3_000);
+    expect(agent.runs).toHaveLength(1);
+
+    const resumed = (await (await post(`${url}/api/jobs/${job.id}/resume`)).json()) as JobObject;
+    expect(resumed.enabled).toBe(true);
+    expect(resumed.next_run_at).not.toBeNull();
+    const fired = await agent.started(1);
+    const runId = (await runsOf(url, job.id))[0]!.run_id!;
+    expect(await (await send(`${url}/api/jobs/${job.id}`, 'DELETE')).json()).toMatchObject({ deleted: true });
+    await delay(2_500);
+    expect(agent.runs).toHaveLength(2);
+    finish(fired, 'still here');
+    await expect.poll(async () => ((await (await fetch(`${url}/v1/runs/${runId}`)).json()) as { status: string }).status).toBe('completed');
+  });
+
+  it('pauses a firing job: 200 with enabled false, and no further runs', async () => {
+    const agent = new ManualAgent();
+    app = await startApp(agent, { jobsRefreshMs: 60_000 });
+    const { url } = app;
+    const job = await createJob(url, { name: 'tick', schedule: 'every 1s', input: 'tick' });
+    finish(await agent.started(0));
+    const paused = (await (await post(`${url}/api/jobs/${job.id}/pause`)).json()) as JobObject;
+    expect(paused).toMatchObject({ enabled: false, next_run_at: null });
+    const seen = agent.runs.length;
+    await delay(2_500);
+    expect(agent.runs).toHaveLength(seen);
+  });
+});
