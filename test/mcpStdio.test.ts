@@ -352,6 +352,7 @@ describe('the MCP manager', () => {
       'fixture__rich',
       'fixture__fails',
       'fixture__add_tool',
+      'fixture__flood',
       'fixture__dotted_name',
     ]);
     expect(log.lines.find((line) => line.msg === 'mcp tool left out')).toMatchObject({
