@@ -12,6 +12,7 @@ export const MAX_SCHEMA_CHARS = 256 * 1024;
 
 /** How `schema` breaks the bounds, or `undefined`. The walk keeps its own stack, so no depth can overflow it. */
 function schemaExcess(schema: unknown): string | undefined {
+  if (schema === undefined || schema === null) return undefined;
   const pending: [value: unknown, depth: number][] = [[schema, 1]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, depth] = next;

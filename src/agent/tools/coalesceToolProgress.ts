@@ -1,10 +1,7 @@
 import { asyncScheduler, connect, filter, merge, takeUntil, throttleTime, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
-import type { ToolCallEvent } from './runToolCall.js';
 
 /** How often a tool's progress may reach the run: ten times a second. */
 export const TOOL_PROGRESS_INTERVAL_MS = 100;
-
-const isProgress = (event: ToolCallEvent) => event.type === 'tool_progress';
 
 /**
  * At most one `tool_progress` of a call per `intervalMs`: the first at once, then the latest of
@@ -17,15 +14,15 @@ const isProgress = (event: ToolCallEvent) => event.type === 'tool_progress';
  * result:   s-a--c--d---e|
  * ```
  */
-export function coalesceToolProgress(
+export function coalesceToolProgress<T extends { readonly type: string }>(
   intervalMs = TOOL_PROGRESS_INTERVAL_MS,
   scheduler: SchedulerLike = asyncScheduler,
-): MonoTypeOperatorFunction<ToolCallEvent> {
+): MonoTypeOperatorFunction<T> {
   return connect((events$) =>
     merge(
-      events$.pipe(filter((event) => !isProgress(event))),
+      events$.pipe(filter((event) => event.type !== 'tool_progress')),
       events$.pipe(
-        filter(isProgress),
+        filter((event) => event.type === 'tool_progress'),
         throttleTime(intervalMs, scheduler, { leading: true, trailing: true }),
         takeUntil(events$.pipe(filter((event) => event.type === 'tool_end'))),
       ),
