@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import type { Report } from './renderReport.js';
+import type { Report } from './Report.js';
 
 /** Renders a Vega-Lite spec to SVG in Node (Vega's headless view, no browser, no canvas). */
 async function toSvg(spec: TopLevelSpec): Promise<string> {

@@ -8,23 +8,7 @@ import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
 import { fixed, kib, mib } from './stats.js';
 import type { ThroughputRow } from './throughput.js';
-
-export interface Report {
-  readonly machine: { cores: number; cpu: string; memoryGiB: number; node: string; platform: string; nofile?: number };
-  readonly plan: Record<string, unknown>;
-  readonly quick: boolean;
-  readonly latency: readonly LatencyRow[];
-  /** Absent from results of runs before the pipe floor. */
-  readonly loadedLatency?: readonly LoadedLatencyRow[];
-  readonly throughput: readonly ThroughputRow[];
-  readonly cancellation: readonly CancellationRow[];
-  readonly concurrency: readonly ConcurrencyRow[];
-  readonly soak: SoakResult;
-  /** Absent from results of runs before issue 14's figure. */
-  readonly crossInstance?: CrossInstanceResult;
-  readonly minutes: number;
-  readonly date: string;
-}
+import type { Report } from './Report.js';
 
 const verdict = (met: boolean, miss: string) => (met ? '**met**' : `**missed** (${miss})`);
 const total = (resources: Record<string, number>) => Object.values(resources).reduce((sum, n) => sum + n, 0);

@@ -11,7 +11,8 @@ import { launchGateway, type Gateway } from './launchGateway.js';
 import { measureLatencyUnderLoad } from './latencyUnderLoad.js';
 import { launchUpstream } from './launchUpstream.js';
 import { soakAborts } from './leakSoak.js';
-import { renderReport, type Report } from './renderReport.js';
+import type { Report } from './Report.js';
+import { renderReport } from './renderReport.js';
 import { measureThroughput } from './throughput.js';
 
 /** `npm run bench -- --quick` (or `BENCH_QUICK=1`) runs every figure small, under a minute, to check the harness; the committed file is a full run. */

@@ -49,15 +49,16 @@ describe('an MCP tool call', () => {
     expect(client.calls).toEqual([{ name: 'slow', abortedAt: 4 }]);
   }));
 
+  // Notifications further apart than TOOL_PROGRESS_INTERVAL_MS (100 frames): each is an event.
   it('turns progress notifications into tool_progress events at their frames, and none after the unsubscription', marbles((m) => {
-    const client = fakeClient(m.scheduler, { 2: { progress: 1, total: 3 }, 5: { progress: 2, total: 3, message: 'halfway' }, 9: { progress: 3, total: 3 } });
-    const call$ = runToolCall(slowTool(client.caller), CALL, new AbortController().signal);
-    const subs =     '^-------!';
-    const expected = 's-p--q---';
+    const client = fakeClient(m.scheduler, { 2: { progress: 1, total: 3 }, 150: { progress: 2, total: 3, message: 'halfway' }, 400: { progress: 3, total: 3 } });
+    const call$ = runToolCall(slowTool(client.caller), CALL, new AbortController().signal, m.scheduler);
+    const subs =     '^ 199ms !';
+    const expected = 's-p 147ms q';
 
     m.expect(call$, subs).toBeObservable(expected, EVENTS);
     m.flush();
-    expect(client.calls[0]!.abortedAt).toBe(8);
+    expect(client.calls[0]!.abortedAt).toBe(200);
   }));
 
   it('aborts the call at the frame the run signal aborts (the run was interrupted)', marbles((m) => {

@@ -23,6 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
 ];
 
 const SRC = resolve(import.meta.dirname, '../src');
+const BENCH = resolve(import.meta.dirname, '../bench');
 const rank = new Map(LAYERS.flatMap((folders, index) => folders.map((folder) => [folder, index] as const)));
 
 function sourceFiles(dir: string): string[] {
@@ -34,10 +35,10 @@ function sourceFiles(dir: string): string[] {
 /** `src/chat/done.ts` -> `chat`, `src/config.ts` -> `config`. */
 const folderOf = (file: string): string => relative(SRC, file).split('/')[0]!.replace(/\.ts$/, '');
 
-/** Every relative import of every file of src/, type-only imports included. */
-function importGraph(): Map<string, string[]> {
+/** Every relative import of every file under `root`, type-only imports included. */
+function importGraph(root: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(SRC)) {
+  for (const file of sourceFiles(root)) {
     const text = readFileSync(file, 'utf8');
     const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) =>
       resolve(dirname(file), match[1]!.replace(/\.js$/, '.ts')),
@@ -47,8 +48,26 @@ function importGraph(): Map<string, string[]> {
   return graph;
 }
 
+/** Every circle of imports in `graph`, as `a.ts -> b.ts -> a.ts` relative to `root`. */
+function circlesOf(graph: ReadonlyMap<string, readonly string[]>, root: string): string[] {
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      circles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(root, f)).join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  return circles;
+}
+
 describe('the import graph of src/', () => {
-  const graph = importGraph();
+  const graph = importGraph(SRC);
 
   it('knows every folder', () => {
     const unknown = [...new Set([...graph.keys()].map(folderOf))].filter((folder) => !rank.has(folder));
@@ -65,19 +84,12 @@ describe('the import graph of src/', () => {
   });
 
   it('has no circle between files', () => {
-    const circles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (file: string, path: string[]) => {
-      if (state.get(file) === 'done') return;
-      if (state.get(file) === 'open') {
-        circles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(SRC, f)).join(' -> '));
-        return;
-      }
-      state.set(file, 'open');
-      for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
-      state.set(file, 'done');
-    };
-    for (const file of graph.keys()) visit(file, []);
-    expect(circles).toEqual([]);
+    expect(circlesOf(graph, SRC)).toEqual([]);
+  });
+});
+
+describe('the import graph of bench/', () => {
+  it('has no circle between files', () => {
+    expect(circlesOf(importGraph(BENCH), BENCH)).toEqual([]);
   });
 });

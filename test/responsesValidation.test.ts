@@ -69,6 +69,20 @@ const RESPONSE_CASES: readonly Case[] = [
     'unknown_tool_call',
   ],
   [
+    'input of only function_call_outputs, one answering no call',
+    {
+      input: [
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'x' },
+        { type: 'function_call_output', call_id: 'call_nope', output: 'x' },
+      ],
+    },
+    400,
+    'invalid_request_error',
+    'input[2].call_id',
+    'unknown_tool_call',
+  ],
+  [
     'an item_reference to an unknown item',
     {
       input: [
@@ -131,6 +145,15 @@ describe('bad requests to the Responses and Runs APIs', () => {
   it.each(RESPONSE_CASES)('POST /v1/responses refuses %s', async (...testCase) => {
     app = await startApp(new ManualAgent(['calculator']));
     await expectError(await fetch(`${app.url}/v1/responses`, { method: 'POST', body: JSON.stringify(testCase[1]) }), testCase);
+  });
+
+  it('names the call id of a function_call_output that answers no call, in an input of nothing else', async () => {
+    app = await startApp(new ManualAgent());
+    const body = { input: [{ type: 'function_call_output', call_id: 'call_never', output: 'x' }] };
+    const response = await fetch(`${app.url}/v1/responses`, { method: 'POST', body: JSON.stringify(body) });
+    expect(await response.json()).toMatchObject({
+      error: { param: 'input[0].call_id', code: 'unknown_tool_call', message: expect.stringContaining("'call_never'") },
+    });
   });
 
   it.each(RUN_CASES)('POST /v1/runs refuses %s', async (...testCase) => {

@@ -62,6 +62,11 @@ describe('a run whose tool call needs approval', () => {
     expect(await badChoice.json()).toMatchObject({
       error: { code: 'invalid_value', param: 'choice', message: expect.stringContaining('"once", "always", "deny"') },
     });
+    const noChoice = await answerApproval(url, runId, { approval_id: required.approval_id });
+    expect(noChoice.status).toBe(400);
+    expect(await noChoice.json()).toMatchObject({
+      error: { code: 'missing_required_parameter', param: 'choice', message: expect.stringContaining('"once", "always", "deny"') },
+    });
     expect(events.seen.map((event) => event.event)).not.toContain('tool.started');
 
     const approved = await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' }, 'req-ok');

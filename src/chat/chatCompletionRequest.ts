@@ -3,6 +3,7 @@ import type { ChatMessage, ClientTool, ModelOptions, ToolChoice } from '../agent
 import { RequestError } from '../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
+import { boundSchema } from './boundSchema.js';
 import { findUnsupportedChatParameter } from './findUnsupportedChatParameter.js';
 import { definedFields, functionName, jsonSchema, modelOptionFields } from './modelOptionFields.js';
 import { hasText } from '../agent/hasText.js';
@@ -43,15 +44,23 @@ const message = z.discriminatedUnion(
   { error: 'a message must be an object with role system, developer, user, assistant or tool' },
 );
 
-const clientTool = z.object({
-  type: z.literal('function', { error: 'a tool must have type "function"' }),
-  function: z.object({
-    name: functionName,
-    description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).optional(),
-    parameters: jsonSchema.optional(),
-    strict: z.boolean({ error: 'strict must be a boolean' }).nullable().optional(),
-  }),
-});
+const clientTool = z
+  .object({
+    type: z.literal('function', { error: 'a tool must have type "function"' }),
+    function: z.object({
+      name: functionName,
+      description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).optional(),
+      parameters: jsonSchema.optional(),
+      strict: z.boolean({ error: 'strict must be a boolean' }).nullable().optional(),
+    }),
+  })
+  .superRefine(
+    boundSchema(
+      ['function', 'parameters'],
+      (tool) => tool.function.parameters,
+      (tool) => `the parameters schema of tool '${tool.function.name}'`,
+    ),
+  );
 const toolChoice = z.union(
   [
     z.enum(['auto', 'none', 'required']),
@@ -64,15 +73,23 @@ const responseFormat = z.discriminatedUnion(
   [
     z.object({ type: z.literal('text') }),
     z.object({ type: z.literal('json_object') }),
-    z.object({
-      type: z.literal('json_schema'),
-      json_schema: z.object({
-        name: functionName,
-        description: z.string().max(MAX_TEXT_CHARS).optional(),
-        schema: jsonSchema.optional(),
-        strict: z.boolean().nullable().optional(),
-      }),
-    }),
+    z
+      .object({
+        type: z.literal('json_schema'),
+        json_schema: z.object({
+          name: functionName,
+          description: z.string().max(MAX_TEXT_CHARS).optional(),
+          schema: jsonSchema.optional(),
+          strict: z.boolean().nullable().optional(),
+        }),
+      })
+      .superRefine(
+        boundSchema(
+          ['json_schema', 'schema'],
+          (format) => format.json_schema.schema,
+          (format) => `the schema of response format '${format.json_schema.name}'`,
+        ),
+      ),
   ],
   { error: 'response_format must have type "text", "json_object" or "json_schema"' },
 );

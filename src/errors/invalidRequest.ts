@@ -16,6 +16,8 @@ type Issue = {
   readonly path: readonly PropertyKey[];
   readonly message: string;
   readonly code?: string;
+  /** The allowed values of an enum (zod's `invalid_value`), which a missing field's message lists too. */
+  readonly values?: readonly unknown[];
   readonly errors?: readonly (readonly Issue[])[];
 };
 
@@ -35,9 +37,10 @@ export function invalidRequest(error: z.ZodError, body: unknown, prefix: readonl
   const path = [...prefix, ...(issue?.path ?? [])];
   const param = formatPath(path) || null;
   const missing = valueAt(body, path) === undefined;
+  const allowed = issue?.values ? `; it must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}` : '';
   return new RequestError(
     400,
-    missing ? `missing required parameter: '${param}'` : `invalid '${param}': ${issue?.message}`,
+    missing ? `missing required parameter: '${param}'${allowed}` : `invalid '${param}': ${issue?.message}`,
     'invalid_request_error',
     param,
     missing ? 'missing_required_parameter' : 'invalid_value',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ClientTool, ModelOptions, ResponseFormat, ToolChoice } from '../agent/agent.js';
+import { boundSchema } from '../chat/boundSchema.js';
 import { MAX_TEXT_CHARS } from '../chat/chatCompletionRequest.js';
 import {
   definedFields,
@@ -23,13 +24,21 @@ const flag = (name: string) =>
     .nullable()
     .optional();
 
-const functionTool = z.object({
-  type: z.literal('function', { error: 'a tool must have type "function"' }),
-  name: functionName,
-  description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).nullable().optional(),
-  parameters: jsonSchema.nullable().optional(),
-  strict: flag('strict'),
-});
+const functionTool = z
+  .object({
+    type: z.literal('function', { error: 'a tool must have type "function"' }),
+    name: functionName,
+    description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).nullable().optional(),
+    parameters: jsonSchema.nullable().optional(),
+    strict: flag('strict'),
+  })
+  .superRefine(
+    boundSchema(
+      ['parameters'],
+      (tool) => tool.parameters,
+      (tool) => `the parameters schema of tool '${tool.name}'`,
+    ),
+  );
 const toolChoice = z.union(
   [z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), name: z.string({ error: 'name must be a string' }) })],
   { error: 'tool_choice must be "auto", "none", "required" or {"type": "function", "name": ...}' },
@@ -39,13 +48,21 @@ const textFormat = z.discriminatedUnion(
   [
     z.object({ type: z.literal('text') }),
     z.object({ type: z.literal('json_object') }),
-    z.object({
-      type: z.literal('json_schema'),
-      name: functionName,
-      schema: jsonSchema,
-      description: z.string().max(MAX_TEXT_CHARS).optional(),
-      strict: z.boolean().nullable().optional(),
-    }),
+    z
+      .object({
+        type: z.literal('json_schema'),
+        name: functionName,
+        schema: jsonSchema,
+        description: z.string().max(MAX_TEXT_CHARS).optional(),
+        strict: z.boolean().nullable().optional(),
+      })
+      .superRefine(
+        boundSchema(
+          ['schema'],
+          (format) => format.schema,
+          (format) => `the schema of text format '${format.name}'`,
+        ),
+      ),
   ],
   { error: 'text.format must have type "text", "json_object" or "json_schema"' },
 );

@@ -53,10 +53,11 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
   const { messages: given, sources } = toChatMessages(await resolveItemReferences(request.input, store));
   // Calls the conversation left waiting and this input goes on without answering are closed first, as part of this turn.
   const input = [...resume.closed, ...given];
-  assertUserInput([...history, ...input]);
+  // A result for a call that never happened is named before the missing user message, which an input of only such results also lacks.
   checkToolResults([...history, ...input], (index) =>
     index < history.length + resume.closed.length ? undefined : `input[${sources[index - history.length - resume.closed.length]}].call_id`,
   );
+  assertUserInput([...history, ...input]);
   const { clientTools, toolChoice, parallelToolCalls, options: modelOptions } = request;
   checkToolUse({ serverToolNames: options.serverToolNames, clientTools, toolChoice }, PARAMS);
 

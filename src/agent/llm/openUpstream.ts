@@ -45,10 +45,12 @@ export async function openUpstream({ url, apiKey, body, signal, requestId, onRes
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (requestId) headers['x-request-id'] = requestId;
+  // Outside the try: a body that cannot be serialised is this side's failure, never the upstream's.
+  const json = JSON.stringify(body);
   let response: UpstreamResponse;
   try {
     // undici's own `request`, not `fetch`: no WHATWG streams, a fraction of the cost per request and per chunk.
-    response = await request(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
+    response = await request(url, { method: 'POST', headers, body: json, signal });
   } catch (error) {
     if (!signal.aborted) onResponse?.(0);
     throw toUpstreamError(error, url, 'connect');

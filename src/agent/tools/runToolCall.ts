@@ -1,5 +1,6 @@
-import { Observable } from 'rxjs';
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import type { AgentEventOf } from '../agentEvent.js';
+import { coalesceToolProgress, TOOL_PROGRESS_INTERVAL_MS } from './coalesceToolProgress.js';
 import { invokeTool } from './invokeTool.js';
 import type { Tool, ToolProgress } from './tool.js';
 
@@ -12,16 +13,22 @@ export interface ToolCallRequest {
 }
 
 /**
- * One tool call as events: `tool_start` on subscription, a `tool_progress` for each progress
- * report of the tool, `tool_end` with the result or the error when it settles. Unsubscribing
- * aborts the signal the tool runs with, as does `runSignal`.
+ * One tool call as events: `tool_start` on subscription, `tool_progress` for the tool's progress
+ * reports (at most one per `TOOL_PROGRESS_INTERVAL_MS`, the latest wins: `coalesceToolProgress`),
+ * `tool_end` with the result or the error when it settles. Unsubscribing aborts the signal the
+ * tool runs with, as does `runSignal`.
  *
  * ```
  * result:   s--p-p--(e|)        s = tool_start, p = tool_progress, e = tool_end
  * ```
  */
-export function runToolCall(tool: Tool | undefined, call: ToolCallRequest, runSignal: AbortSignal): Observable<ToolCallEvent> {
-  return new Observable<ToolCallEvent>((subscriber) => {
+export function runToolCall(
+  tool: Tool | undefined,
+  call: ToolCallRequest,
+  runSignal: AbortSignal,
+  scheduler: SchedulerLike = asyncScheduler,
+): Observable<ToolCallEvent> {
+  const events$ = new Observable<ToolCallEvent>((subscriber) => {
     const controller = new AbortController();
     const signal = AbortSignal.any([runSignal, controller.signal]);
     const started = performance.now();
@@ -47,4 +54,5 @@ export function runToolCall(tool: Tool | undefined, call: ToolCallRequest, runSi
     });
     return () => controller.abort(new Error(`tool ${call.name} cancelled`));
   });
+  return events$.pipe(coalesceToolProgress(TOOL_PROGRESS_INTERVAL_MS, scheduler));
 }

@@ -1,0 +1,25 @@
+import type { LatencyRow } from './addedLatency.js';
+import type { CancellationRow } from './cancellation.js';
+import type { ConcurrencyRow } from './concurrency.js';
+import type { CrossInstanceResult } from './crossInstance.js';
+import type { LoadedLatencyRow } from './latencyUnderLoad.js';
+import type { SoakResult } from './leakSoak.js';
+import type { ThroughputRow } from './throughput.js';
+
+/** What one `npm run bench` measured: `bench/results.json`, read by the report and its charts. */
+export interface Report {
+  readonly machine: { cores: number; cpu: string; memoryGiB: number; node: string; platform: string; nofile?: number };
+  readonly plan: Record<string, unknown>;
+  readonly quick: boolean;
+  readonly latency: readonly LatencyRow[];
+  /** Absent from results of runs before the pipe floor. */
+  readonly loadedLatency?: readonly LoadedLatencyRow[];
+  readonly throughput: readonly ThroughputRow[];
+  readonly cancellation: readonly CancellationRow[];
+  readonly concurrency: readonly ConcurrencyRow[];
+  readonly soak: SoakResult;
+  /** Absent from results of runs before issue 14's figure. */
+  readonly crossInstance?: CrossInstanceResult;
+  readonly minutes: number;
+  readonly date: string;
+}
