@@ -105,7 +105,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
       }).pipe(
         firstValueTimeout(
           contentMs,
-          () => new UpstreamError('first_token_timeout', `sent no content within ${contentMs} ms (firstContentMs)`),
+          () => new UpstreamError('first_token_timeout', `sent no token within ${contentMs} ms (firstContentMs)`),
           scheduler,
           carriesOutput,
         ),
