@@ -200,7 +200,9 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       });
     const clientToolNames = clientTools.length > 0 ? new Set(clientTools.map((tool) => tool.function.name)) : undefined;
     // Every model call of the tool loop goes through the upstream layer: a later call of a run may fail over too.
-    return caller.call({ route: request.model, bodyFor, signal, requestId: request.requestId }).pipe(toTurnEvents({ clientToolNames }));
+    return caller
+      .call({ route: request.model, bodyFor, signal, requestId: request.requestId, observer: request.attemptObserver })
+      .pipe(toTurnEvents({ clientToolNames }));
   }
 
   /** The calls of one turn, each past its gate; or, when some wait for answers the run cannot wait for, none, and the run ends with their requests. */
@@ -288,6 +290,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     get serverToolNames() {
       return serverToolNames();
     },
+    models: caller.routeNames(),
     run(request, cancellation) {
       return createRun(
         cancellation,

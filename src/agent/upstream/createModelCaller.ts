@@ -21,6 +21,8 @@ export interface ModelCallRequest {
   readonly bodyFor: (model: string) => Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
   readonly requestId?: string;
+  /** Told of this call's attempts, besides the caller's own observer. */
+  readonly observer?: AttemptObserver;
 }
 
 export interface ModelCaller {
@@ -82,6 +84,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     const reportBreaker = () => observer?.breakerChanged?.(upstream.id, breaker.state);
     return defer(() => {
       observer?.attemptStarted(info);
+      request.observer?.attemptStarted(info);
       breaker.begin();
       state.inFlight++;
       let ended = false;
@@ -93,6 +96,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
         settle();
         reportBreaker();
         observer?.attemptEnded(info, outcome);
+        request.observer?.attemptEnded(info, outcome);
       };
       return open({
         url: `${upstream.url.replace(/\/+$/, '')}/chat/completions`,
