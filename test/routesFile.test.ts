@@ -73,37 +73,29 @@ describe('loadRoutes', () => {
   });
 
   it.each([
-    [
-      'an unknown key, named with its entry',
-      (file: any) => (file.upstreams[1].wieght = 2),
-      'upstreams[1] ("backup"): unknown key "wieght"',
-    ],
-    ['an unknown key at the top', (file: any) => (file.retries = {}), '(the file): unknown key "retries"'],
+    ['an unknown key, named with its entry', ['upstreams', 1, 'wieght'], 2, 'upstreams[1] ("backup"): unknown key "wieght"'],
+    ['an unknown key at the top', ['retries'], {}, '(the file): unknown key "retries"'],
     [
       'a target naming no upstream',
-      (file: any) => (file.models[1].targets[0].upstream = 'spare'),
+      ['models', 1, 'targets', 0, 'upstream'],
+      'spare',
       'models[1] ("fast").targets[0].upstream: no upstream has the id "spare"',
     ],
     [
       'a fallback naming no model',
-      (file: any) => (file.models[0].fallbacks = ['quick']),
+      ['models', 0, 'fallbacks'],
+      ['quick'],
       'models[0] ("smart").fallbacks[0]: no model has the name "quick"',
     ],
-    ['a cycle of fallbacks', (file: any) => (file.models[1].fallbacks = ['smart']), 'run in a circle: smart -> fast -> smart'],
-    [
-      'a key written in the file',
-      (file: any) => (file.upstreams[1].apiKey = 'sk-live-123'),
-      'upstreams[1] ("backup").apiKey: must be "env:NAME"',
-    ],
-    ['a bad balance', (file: any) => (file.models[0].balance = 'random'), 'models[0] ("smart").balance'],
-    [
-      'a duplicate upstream id',
-      (file: any) => (file.upstreams[1].id = 'main'),
-      'upstreams[1] ("main").id: another upstream already has this id',
-    ],
-  ])('refuses %s', (_name, spoil, message) => {
+    ['a cycle of fallbacks', ['models', 1, 'fallbacks'], ['smart'], 'run in a circle: smart -> fast -> smart'],
+    ['a key written in the file', ['upstreams', 1, 'apiKey'], 'sk-live-123', 'upstreams[1] ("backup").apiKey: must be "env:NAME"'],
+    ['a bad balance', ['models', 0, 'balance'], 'random', 'models[0] ("smart").balance'],
+    ['a duplicate upstream id', ['upstreams', 1, 'id'], 'main', 'upstreams[1] ("main").id: another upstream already has this id'],
+  ] as const)('refuses %s', (_name, path, value, message) => {
     const file = example();
-    spoil(file);
+    let node = file as Record<PropertyKey, unknown>;
+    for (const key of path.slice(0, -1)) node = node[key] as Record<PropertyKey, unknown>;
+    node[path.at(-1)!] = value;
     expect(problemOf(file)).toContain(message);
   });
 

@@ -9,8 +9,9 @@ import { UpstreamError } from '../../src/errors/UpstreamError.js';
 import { UpstreamsExhaustedError } from '../../src/errors/UpstreamsExhaustedError.js';
 import { marbles } from '../support/marbles.js';
 
-const content: UpstreamChunk = { choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] };
-const role: UpstreamChunk = { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] };
+const content: UpstreamChunk = { choices: [{ delta: { content: 'hi' }, finish_reason: null }] };
+/** What a role chunk reads as: no content. */
+const role: UpstreamChunk = { choices: [{ delta: { content: '' }, finish_reason: null }] };
 const values = { c: content, r: role };
 const rateLimited = (retryAfterMs?: number) => new UpstreamError('rate_limited', 'is rate limiting requests (HTTP 429)', 429, { retryAfterMs });
 const unavailable = new UpstreamError('bad_status', 'answered HTTP 503', 503);
@@ -37,22 +38,22 @@ function routes(overrides: Partial<Routes> = {}, targets = ['main', 'backup']): 
 /** A fake `open` that plays, per upstream, the next of its scripted attempts, and logs when each was opened. */
 function scripted(now: () => number, scripts: Record<string, Observable<UpstreamChunk>[]>) {
   const opened: string[] = [];
-  const open = (post: UpstreamPost) => {
+  const open$ = (post: UpstreamPost) => {
     const id = new URL(post.url).hostname;
     opened.push(`${now()}:${id}`);
     return scripts[id]!.shift()!;
   };
-  return { open, opened };
+  return { open$, opened };
 }
 
 const call = { route: 'smart', bodyFor: (model: string) => ({ model }), signal: new AbortController().signal };
 
 describe('createModelCaller', () => {
   it('waits out a Retry-After (2 s) that is longer than the backoff before the same target\'s second attempt', marbles((m) => {
-    const { open, opened } = scripted(() => m.scheduler.now(), {
+    const { open$, opened } = scripted(() => m.scheduler.now(), {
       main: [m.cold('-#', undefined, rateLimited(2000)), m.cold('-(c|)', values)],
     });
-    const caller = createModelCaller(routes({}, ['main']), { open, scheduler: m.scheduler, random: () => 0.99 });
+    const caller = createModelCaller(routes({}, ['main']), { open: open$, scheduler: m.scheduler, random: () => 0.99 });
     const expected = '2002ms (c|)';
 
     m.expect(caller.call(call)).toBeObservable(expected, values);
@@ -61,11 +62,11 @@ describe('createModelCaller', () => {
   }));
 
   it('honours the Retry-After of every answer, not only the first', marbles((m) => {
-    const { open, opened } = scripted(() => m.scheduler.now(), {
+    const { open$, opened } = scripted(() => m.scheduler.now(), {
       main: [m.cold('-#', undefined, rateLimited(1000)), m.cold('-#', undefined, rateLimited(3000)), m.cold('-(c|)', values)],
     });
     const caller = createModelCaller(routes({ retry: { attempts: 3, baseMs: 1, capMs: 1, maxRetryAfterMs: 30_000 } }, ['main']), {
-      open,
+      open: open$,
       scheduler: m.scheduler,
       random: () => 0,
     });
@@ -76,11 +77,11 @@ describe('createModelCaller', () => {
   }));
 
   it('goes to another healthy target at once, without a wait, and passes the role chunk of the failed one only once', marbles((m) => {
-    const { open, opened } = scripted(() => m.scheduler.now(), {
+    const { open$, opened } = scripted(() => m.scheduler.now(), {
       main: [m.cold('r-#', values, unavailable)],
       backup: [m.cold('-c|', values)],
     });
-    const caller = createModelCaller(routes(), { open, scheduler: m.scheduler, random: () => 0.5 });
+    const caller = createModelCaller(routes(), { open: open$, scheduler: m.scheduler, random: () => 0.5 });
 
     m.expect(caller.call(call)).toBeObservable('r--c|', values);
     m.flush();
@@ -89,8 +90,8 @@ describe('createModelCaller', () => {
 
   it('ends a wait at once when the client leaves: no further upstream request', marbles((m) => {
     const second$ = m.cold('-(c|)', values);
-    const { open, opened } = scripted(() => m.scheduler.now(), { main: [m.cold('-#', undefined, rateLimited(2000)), second$] });
-    const caller = createModelCaller(routes({}, ['main']), { open, scheduler: m.scheduler });
+    const { open$, opened } = scripted(() => m.scheduler.now(), { main: [m.cold('-#', undefined, rateLimited(2000)), second$] });
+    const caller = createModelCaller(routes({}, ['main']), { open: open$, scheduler: m.scheduler });
     const unsub = '500ms !';
 
     m.expect(caller.call(call), unsub).toBeObservable('', values);
@@ -101,11 +102,11 @@ describe('createModelCaller', () => {
   }));
 
   it('skips a target whose Retry-After is above maxRetryAfterMs instead of waiting, and says when to come back', marbles((m) => {
-    const { open, opened } = scripted(() => m.scheduler.now(), {
+    const { open$, opened } = scripted(() => m.scheduler.now(), {
       main: [m.cold('-#', undefined, rateLimited(60_000))],
       backup: [m.cold('-#', undefined, rateLimited(40_000))],
     });
-    const caller = createModelCaller(routes(), { open, scheduler: m.scheduler });
+    const caller = createModelCaller(routes(), { open: open$, scheduler: m.scheduler });
     const error = new UpstreamsExhaustedError(rateLimited(40_000), 2, 40_000);
 
     m.expect(caller.call(call)).toBeObservable('--#', undefined, error);
@@ -114,8 +115,8 @@ describe('createModelCaller', () => {
   }));
 
   it('never retries after the commit point', marbles((m) => {
-    const { open, opened } = scripted(() => m.scheduler.now(), { main: [m.cold('-c-#', values, unavailable)], backup: [] });
-    const caller = createModelCaller(routes(), { open, scheduler: m.scheduler });
+    const { open$, opened } = scripted(() => m.scheduler.now(), { main: [m.cold('-c-#', values, unavailable)], backup: [] });
+    const caller = createModelCaller(routes(), { open: open$, scheduler: m.scheduler });
 
     m.expect(caller.call(call)).toBeObservable('-c-#', values, unavailable);
     m.flush();
@@ -123,10 +124,10 @@ describe('createModelCaller', () => {
   }));
 
   it('bounds a persistent 429 by the budget: attempts, and time with the waits', marbles((m) => {
-    const always = () => m.cold('-#', undefined, rateLimited(1000));
-    const { open, opened } = scripted(() => m.scheduler.now(), { main: Array.from({ length: 10 }, always), backup: Array.from({ length: 10 }, always) });
+    const always$ = () => m.cold('-#', undefined, rateLimited(1000));
+    const { open$, opened } = scripted(() => m.scheduler.now(), { main: Array.from({ length: 10 }, always$), backup: Array.from({ length: 10 }, always$) });
     const caller = createModelCaller(routes({ retry: { attempts: 10, baseMs: 1, capMs: 1, maxRetryAfterMs: 30_000 }, budget: { deadlineMs: 2500, maxAttempts: 10 } }), {
-      open,
+      open: open$,
       scheduler: m.scheduler,
       random: () => 0,
     });
@@ -138,14 +139,14 @@ describe('createModelCaller', () => {
   }));
 
   it('opens a breaker after `failures` failures, skips its upstream during the cooldown, then sends one trial that closes it', marbles((m) => {
-    const fail = () => m.cold('-#', undefined, unavailable);
-    const answer = () => m.cold('-(c|)', values);
-    const { open, opened } = scripted(() => m.scheduler.now(), {
-      main: [fail(), fail(), answer(), answer()],
-      backup: [answer(), answer(), answer()],
+    const fail$ = () => m.cold('-#', undefined, unavailable);
+    const answer$ = () => m.cold('-(c|)', values);
+    const { open$, opened } = scripted(() => m.scheduler.now(), {
+      main: [fail$(), fail$(), answer$(), answer$()],
+      backup: [answer$(), answer$(), answer$()],
     });
     const caller = createModelCaller(routes({ retry: { attempts: 1, baseMs: 1, capMs: 1, maxRetryAfterMs: 0 }, breaker: { failures: 2, cooldownMs: 100 } }), {
-      open,
+      open: open$,
       scheduler: m.scheduler,
     });
     const calls$ = m.cold('a 9ms b 9ms c 99ms d 9ms e|').pipe(concatMap(() => caller.call(call)));

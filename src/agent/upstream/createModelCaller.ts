@@ -59,7 +59,7 @@ export interface ModelCallerOptions {
  * ```
  */
 export function createModelCaller(routes: Routes, options: ModelCallerOptions): ModelCaller {
-  const { open, observer, scheduler = asyncScheduler, random = Math.random } = options;
+  const { observer, scheduler = asyncScheduler, random = Math.random } = options;
   const now = () => scheduler.now();
   const states = new Map([...routes.upstreams.values()].map((upstream) => [upstream.id, new UpstreamState(upstream, routes.breaker, now)]));
 
@@ -98,46 +98,48 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
         observer?.attemptEnded(info, outcome);
         request.observer?.attemptEnded(info, outcome);
       };
-      return open({
-        url: `${upstream.url.replace(/\/+$/, '')}/chat/completions`,
-        apiKey: upstream.apiKey,
-        body: request.bodyFor(target.model),
-        signal: request.signal,
-        requestId: request.requestId,
-        onResponse: options.onResponse,
-        dispatcher: state.dispatcher,
-      }).pipe(
-        firstValueTimeout(
-          contentMs,
-          () => new UpstreamError('first_token_timeout', `sent no token within ${contentMs} ms (firstContentMs)`),
-          scheduler,
-          carriesOutput,
-        ),
-        totalMs === undefined
-          ? identity
-          : deadline(
-              totalMs,
-              () => new UpstreamError('timeout', `did not finish its answer within ${totalMs} ms (RXGATE_UPSTREAM_TIMEOUT_MS)`),
-              scheduler,
-            ),
-        tap({
-          next: (chunk) => {
-            if (committed || !carriesOutput(chunk)) return;
-            committed = true;
-            breaker.succeed();
-            reportBreaker();
-          },
-          complete: () => end('success', () => breaker.succeed()),
-          error: (error: unknown) =>
-            end(error instanceof UpstreamError ? error.kind : 'error', () => {
-              if (failureAction(error) === 'next_target') breaker.trip();
-              else if (countsAgainstUpstream(error)) breaker.fail();
-              else breaker.release();
-            }),
-          // A client that left says nothing about the upstream.
-          unsubscribe: () => end('cancelled', () => breaker.release()),
-        }),
-      );
+      return options
+        .open({
+          url: `${upstream.url.replace(/\/+$/, '')}/chat/completions`,
+          apiKey: upstream.apiKey,
+          body: request.bodyFor(target.model),
+          signal: request.signal,
+          requestId: request.requestId,
+          onResponse: options.onResponse,
+          dispatcher: state.dispatcher,
+        })
+        .pipe(
+          firstValueTimeout(
+            contentMs,
+            () => new UpstreamError('first_token_timeout', `sent no token within ${contentMs} ms (firstContentMs)`),
+            scheduler,
+            carriesOutput,
+          ),
+          totalMs === undefined
+            ? identity
+            : deadline(
+                totalMs,
+                () => new UpstreamError('timeout', `did not finish its answer within ${totalMs} ms (RXGATE_UPSTREAM_TIMEOUT_MS)`),
+                scheduler,
+              ),
+          tap({
+            next: (chunk) => {
+              if (committed || !carriesOutput(chunk)) return;
+              committed = true;
+              breaker.succeed();
+              reportBreaker();
+            },
+            complete: () => end('success', () => breaker.succeed()),
+            error: (error: unknown) =>
+              end(error instanceof UpstreamError ? error.kind : 'error', () => {
+                if (failureAction(error) === 'next_target') breaker.trip();
+                else if (countsAgainstUpstream(error)) breaker.fail();
+                else breaker.release();
+              }),
+            // A client that left says nothing about the upstream.
+            unsubscribe: () => end('cancelled', () => breaker.release()),
+          }),
+        );
     });
   }
 
@@ -153,7 +155,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     );
   }
 
-  return {
+  const caller: ModelCaller = {
     call(request) {
       return defer(() => {
         const route = routeFor(routes, request.route);
@@ -163,6 +165,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     },
     routeNames: () => [...routes.models.keys()],
   };
+  return caller;
 }
 
 function unknownModel(name: string, routes: Routes): RequestError {

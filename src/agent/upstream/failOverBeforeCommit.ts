@@ -1,7 +1,7 @@
 import { catchError, defer, tap, throwError, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
 
 /**
- * The commit point: until a value that `commits` passes, an error is handed to `recover`, whose
+ * The commit point: until a value that `commits` passes, an error is handed to `recover$`, whose
  * stream takes the failed one's place; after it, the error goes on as it is. A client that has
  * seen content is never given a second answer glued to the first.
  *
@@ -16,7 +16,7 @@ import { catchError, defer, tap, throwError, type MonoTypeOperatorFunction, type
  */
 export function failOverBeforeCommit<T>(
   commits: (value: T) => boolean,
-  recover: (error: unknown) => Observable<T>,
+  recover$: (error: unknown) => Observable<T>,
 ): MonoTypeOperatorFunction<T> {
   return (source$) =>
     defer(() => {
@@ -25,7 +25,7 @@ export function failOverBeforeCommit<T>(
         tap((value) => {
           if (!committed) committed = commits(value);
         }),
-        catchError((error: unknown) => (committed ? throwError(() => error) : recover(error))),
+        catchError((error: unknown) => (committed ? throwError(() => error) : recover$(error))),
       );
     });
 }
