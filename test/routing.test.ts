@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dataFrames, readUntil } from './support/readSse.js';
 import { sampleOf } from './support/metricSamples.js';
 import { answer, frames, type UpstreamScript } from './support/scriptedUpstream.js';
-import { useRoutedGateway } from './support/startRoutedGateway.js';
+import { SMART, useRoutedGateway } from './support/startRoutedGateway.js';
 
 // Several upstreams behind a routes file, each fault played by a real upstream over HTTP: what
 // fails over before the first content, what never does after it, and how many upstream requests each costs.
@@ -18,18 +18,6 @@ const fromBackup: UpstreamScript = {
   steps: [frames.role(), frames.text('from backup'), frames.finish('stop'), frames.usage(7, 3), frames.done()],
 };
 
-/** `smart`: main, then backup, in order. */
-const SMART = {
-  models: [
-    {
-      name: 'smart',
-      targets: [
-        { upstream: 'main', model: 'main-model' },
-        { upstream: 'backup', model: 'backup-model' },
-      ],
-    },
-  ],
-};
 const QUICK_RETRY = { attempts: 2, baseMs: 20, capMs: 40, maxRetryAfterMs: 30_000 };
 
 async function ask(

@@ -4,7 +4,7 @@ import { generateText, streamText } from 'ai';
 import OpenAI, { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { answer, type UpstreamScript } from './support/scriptedUpstream.js';
-import { useRoutedGateway } from './support/startRoutedGateway.js';
+import { SMART, useRoutedGateway } from './support/startRoutedGateway.js';
 
 // The real clients, with their own retries left on, against a route whose first target fails
 // before content: one clean answer, and one request from the client, whatever they would retry.
@@ -15,17 +15,6 @@ const down: UpstreamScript = {
   status: 503,
   headers: { 'content-type': 'application/json' },
   steps: [{ raw: '{"error":{"message":"down"}}' }],
-};
-const SMART = {
-  models: [
-    {
-      name: 'smart',
-      targets: [
-        { upstream: 'main', model: 'main-model' },
-        { upstream: 'backup', model: 'backup-model' },
-      ],
-    },
-  ],
 };
 
 async function failingOver() {

@@ -1,4 +1,5 @@
-import { RequestError } from '../errors/RequestError.js';
+import { modelNotFound } from '../errors/modelNotFound.js';
+import type { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import type { AdvertisedModels } from './advertisedModels.js';
 
@@ -6,18 +7,11 @@ function modelObject(modelId: string, startedAt: number) {
   return { id: modelId, object: 'model', created: Math.floor(startedAt / 1000), owned_by: 'rxgate' };
 }
 
-/** The 404 OpenAI answers for a model it does not have; `models` says which this server has. */
-export function modelNotFound(id: string, models: AdvertisedModels): RequestError {
+/** The 404 for a model this server does not advertise, naming those it does. */
+export function unadvertisedModel(id: string, models: AdvertisedModels): RequestError {
   const listed = models.list();
-  const which =
-    listed.length === 1 ? `'${listed[0]}' (RXGATE_MODEL_ID)` : `${listed.map((name) => `'${name}'`).join(', ')} (RXGATE_ROUTES_FILE)`;
-  return new RequestError(
-    404,
-    `the model '${id}' does not exist; this server advertises ${which}`,
-    'invalid_request_error',
-    'model',
-    'model_not_found',
-  );
+  const setting = listed.length === 1 ? 'RXGATE_MODEL_ID' : 'RXGATE_ROUTES_FILE';
+  return modelNotFound(id, `${listed.map((name) => `'${name}'`).join(', ')} (${setting})`);
 }
 
 /** `GET /v1/models`: the models rxgate advertises (`advertisedModels`), in OpenAI's list shape. */
@@ -35,7 +29,7 @@ export function retrieveModelRoute(models: AdvertisedModels, startedAt: number):
   return (req, res) => {
     const segments = req.params.id as string | string[];
     const id = Array.isArray(segments) ? segments.join('/') : segments;
-    if (!models.list().includes(id)) throw modelNotFound(id, models);
+    if (!models.list().includes(id)) throw unadvertisedModel(id, models);
     res.json(modelObject(id, startedAt));
   };
 }

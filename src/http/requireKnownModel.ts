@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { AdvertisedModels } from './advertisedModels.js';
-import { modelNotFound } from './modelsRoute.js';
+import { unadvertisedModel } from './modelsRoute.js';
 
 /**
  * Refuses, before anything runs or any header is sent, a request whose `model` no route takes:
@@ -9,6 +9,6 @@ import { modelNotFound } from './modelsRoute.js';
 export function requireKnownModel(models: AdvertisedModels): RequestHandler {
   return (req, _res, next) => {
     const model = (req.body as { model?: unknown } | undefined)?.model;
-    next(typeof model === 'string' && !models.accepts(model) ? modelNotFound(model, models) : undefined);
+    next(typeof model === 'string' && !models.accepts(model) ? unadvertisedModel(model, models) : undefined);
   };
 }

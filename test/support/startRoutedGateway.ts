@@ -52,6 +52,19 @@ export interface RoutedGateway {
   silent(id: string): SilentUpstream;
 }
 
+/** The route most tests use: `smart`, to main, then backup, in order. */
+export const SMART = {
+  models: [
+    {
+      name: 'smart',
+      targets: [
+        { upstream: 'main', model: 'main-model' },
+        { upstream: 'backup', model: 'backup-model' },
+      ],
+    },
+  ],
+};
+
 /** The API key every routed upstream is given, from the variable the routes file names. */
 export const ROUTED_KEY_ENV = 'RXGATE_TEST_ROUTED_KEY';
 const ROUTED_KEY = 'sk-routed-secret-5678';

@@ -1,5 +1,5 @@
 import { asyncScheduler, defer, identity, switchMap, tap, throwError, timer, type Observable, type SchedulerLike } from 'rxjs';
-import { RequestError } from '../../errors/RequestError.js';
+import { modelNotFound } from '../../errors/modelNotFound.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { deadline } from '../llm/deadline.js';
 import { firstValueTimeout } from '../llm/firstValueTimeout.js';
@@ -159,22 +159,11 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     call(request) {
       return defer(() => {
         const route = routeFor(routes, request.route);
-        if (!route) return throwError(() => unknownModel(request.route, routes));
+        if (!route) return throwError(() => modelNotFound(request.route, [...routes.models.keys()].map((name) => `'${name}'`).join(', ')));
         return attempts(request, new AttemptPlan(routes, route, states, now, random));
       });
     },
     routeNames: () => [...routes.models.keys()],
   };
   return caller;
-}
-
-function unknownModel(name: string, routes: Routes): RequestError {
-  const known = [...routes.models.keys()].map((model) => `'${model}'`).join(', ');
-  return new RequestError(
-    404,
-    `the model '${name}' does not exist; this server routes ${known}`,
-    'invalid_request_error',
-    'model',
-    'model_not_found',
-  );
 }
