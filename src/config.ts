@@ -50,8 +50,12 @@ export const SETTINGS = {
   upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: z.url().optional(), doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.' },
   upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: upstreamApiKey, secret: true, doc: 'Bearer key sent to the upstream. Never logged.' },
   upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with `RXGATE_UPSTREAM_URL`.' },
-  upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: '300000', schema: positiveMs, doc: 'Longest one upstream call may take, first byte to last.' },
-  upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: positiveMs, doc: 'Longest the upstream may stay silent before its first token.' },
+  upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: undefined, schema: positiveMs.optional(), doc: 'Opt-in: longest one upstream call may take, first byte to last, even while it is still producing. Unset: no such limit (the silence is timed out instead).' },
+  upstreamConnectTimeoutMs: { env: 'RXGATE_UPSTREAM_CONNECT_TIMEOUT_MS', default: '10000', schema: positiveMs, doc: 'Longest opening a connection to the upstream may take (a routes file\'s default `connectMs`).' },
+  upstreamFirstByteTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS', default: '60000', schema: positiveMs, doc: 'Longest the upstream may take to answer with its headers (a routes file\'s default `firstByteMs`).' },
+  upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: positiveMs, doc: 'Longest the upstream may stay silent before its first token (a routes file\'s default `firstContentMs`).' },
+  upstreamIdleTimeoutMs: { env: 'RXGATE_UPSTREAM_IDLE_TIMEOUT_MS', default: '60000', schema: positiveMs, doc: 'Longest the upstream may stay silent between two reads of its answer, reset on every byte (a routes file\'s default `idleMs`).' },
+  routesFile: { env: 'RXGATE_ROUTES_FILE', default: undefined, schema: optionalText, doc: 'Path of a JSON file of several upstreams and the model names routed to them, with retries, failover and breakers (see "Several upstreams"). Unset: `RXGATE_UPSTREAM_*` is the one route.' },
   upstreamMaxFrameBytes: { env: 'RXGATE_UPSTREAM_MAX_FRAME_BYTES', default: '1048576', schema: positiveBytes, doc: 'Most bytes the upstream may send without ending an SSE event; past it the call fails with `upstream_malformed_frame`.' },
   tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
   mcpConfig: { env: 'RXGATE_MCP_CONFIG', default: undefined, schema: optionalText, doc: 'Path of a JSON file of MCP servers whose tools the LLM agent may call, besides the built-in ones (see "MCP tools").' },
@@ -138,6 +142,8 @@ export function loadConfig(env: ConfigSource = process.env, argv: readonly strin
       problems.push(`${setting.env}=${shown}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     }
   }
+  if (config.routesFile && config.upstreamUrl)
+    problems.push('RXGATE_ROUTES_FILE and RXGATE_UPSTREAM_URL are both set: the routes file names every upstream, unset one of them');
   if (config.upstreamUrl && !config.upstreamModel) problems.push('RXGATE_UPSTREAM_MODEL is required when RXGATE_UPSTREAM_URL is set');
   if (typeof config.redisUrl === 'string' && config.redisUrl.includes(',') && !config.redisCluster)
     problems.push('RXGATE_REDIS_URL lists several URLs, which only a Redis Cluster takes: set RXGATE_REDIS_CLUSTER=true');

@@ -4,6 +4,9 @@ import { createOfflineAgent } from './agent/offline/createOfflineAgent.js';
 import { approvalPolicy } from './agent/tools/approvalPolicy.js';
 import { selectTools } from './agent/tools/createToolRegistry.js';
 import type { Tool, ToolSource } from './agent/tools/tool.js';
+import { loadRoutes } from './agent/upstream/loadRoutes.js';
+import { observeAttempts } from './agent/upstream/observeAttempts.js';
+import type { UpstreamTimeouts } from './agent/upstream/routes.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';
@@ -29,16 +32,29 @@ function combinedTools(builtIn: readonly Tool[], extra: ToolSource): ToolSource 
   };
 }
 
+/** The timeouts of the `RXGATE_UPSTREAM_*` settings, which a routes file's upstreams default to. */
+function upstreamTimeouts(config: Config): UpstreamTimeouts {
+  return {
+    connectMs: config.upstreamConnectTimeoutMs,
+    firstByteMs: config.upstreamFirstByteTimeoutMs,
+    firstContentMs: config.upstreamFirstTokenTimeoutMs,
+    idleMs: config.upstreamIdleTimeoutMs,
+    totalMs: config.upstreamTimeoutMs,
+  };
+}
+
 /**
- * The agent the configuration asks for: the LLM agent when an upstream is set, else the offline one.
+ * The agent the configuration asks for: the LLM agent when a routes file or an upstream is set, else the offline one.
  * `extraTools` (the MCP servers' tools) are offered on top of the built-in ones, as they are at
  * each model call: their list changes while the gateway runs.
  */
 export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics, extraTools?: ToolSource): Agent {
   const tools = toolsOf(config);
   const requireApproval = approvalPolicy(config.requireApproval);
-  if (!config.upstreamUrl || !config.upstreamModel) return createOfflineAgent({ logger, tools, requireApproval });
+  const upstream = config.routesFile ? { routes: loadRoutes(config.routesFile, process.env, upstreamTimeouts(config)) } : undefined;
+  if (!upstream && (!config.upstreamUrl || !config.upstreamModel)) return createOfflineAgent({ logger, tools, requireApproval });
   return createLlmAgent({
+    ...upstream,
     baseUrl: config.upstreamUrl,
     apiKey: config.upstreamApiKey,
     model: config.upstreamModel,
@@ -46,6 +62,10 @@ export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics
     maxIterations: config.maxToolIterations,
     requestTimeoutMs: config.upstreamTimeoutMs,
     firstTokenTimeoutMs: config.upstreamFirstTokenTimeoutMs,
+    connectTimeoutMs: config.upstreamConnectTimeoutMs,
+    firstByteTimeoutMs: config.upstreamFirstByteTimeoutMs,
+    idleTimeoutMs: config.upstreamIdleTimeoutMs,
+    attemptObserver: metrics ? observeAttempts(metrics) : undefined,
     maxFrameBytes: config.upstreamMaxFrameBytes,
     requireApproval,
     logger,

@@ -22,6 +22,7 @@ import { createScriptedUpstream, frames, unusedBaseUrl, type UpstreamScript } fr
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { sseEvents } from './support/sseEvents.js';
 import { startApp, type TestApp } from './support/startApp.js';
+import { createSilentUpstream } from './support/startRoutedGateway.js';
 
 // The README's error-code table is the list of every `code` rxgate sends; each row here has a
 // trigger that provokes that code over real HTTP and reports what the client received.
@@ -129,10 +130,10 @@ async function createResponse(url: string, body: Record<string, unknown> = {}): 
 }
 
 /** A non-streaming chat completion through the LLM agent in front of `script` (none: nothing listens), with short timeouts. */
-async function viaUpstream(script?: UpstreamScript): Promise<Received> {
+async function viaUpstream(script?: UpstreamScript | 'silent', settings: Record<string, string> = {}): Promise<Received> {
   let baseUrl: string;
   if (script) {
-    const upstream = await createScriptedUpstream([script]);
+    const upstream = script === 'silent' ? await createSilentUpstream() : await createScriptedUpstream([script]);
     closers.push(() => upstream.close());
     baseUrl = upstream.baseUrl;
   } else baseUrl = await unusedBaseUrl();
@@ -143,6 +144,7 @@ async function viaUpstream(script?: UpstreamScript): Promise<Received> {
     RXGATE_TOOLS: '',
     RXGATE_UPSTREAM_TIMEOUT_MS: '300',
     RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS: '150',
+    ...settings,
   });
   const { url } = await open(createAgentFor(config, silentLogger));
   return envelope(await chat(url));
@@ -305,6 +307,18 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     viaUpstream({ steps: [frames.text('a'), { chunk: { error: { message: 'overloaded', type: 'server_error' } } }, { stall: true }] }),
   upstream_timeout: () => viaUpstream({ steps: [frames.text('a'), { stall: true }] }),
   upstream_first_token_timeout: () => viaUpstream({ steps: [frames.role(), { stall: true }] }),
+  // undici times these two on a coarse clock (up to a second late): the other timeouts are set further out.
+  upstream_first_byte_timeout: () =>
+    viaUpstream('silent', {
+      RXGATE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '100',
+      RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS: '5000',
+      RXGATE_UPSTREAM_TIMEOUT_MS: '5000',
+    }),
+  upstream_idle_timeout: () =>
+    viaUpstream(
+      { steps: [frames.text('a'), { stall: true }] },
+      { RXGATE_UPSTREAM_IDLE_TIMEOUT_MS: '100', RXGATE_UPSTREAM_TIMEOUT_MS: '5000' },
+    ),
   deadline_exceeded: () => pastDeadline({ totalMs: 50 }),
   first_token_timeout: () => pastDeadline({ firstTokenMs: 50 }),
   agent_error: async () => envelope(await chat((await open(new ScriptedAgent([{ fail: new AgentError('the agent broke') }]))).url)),

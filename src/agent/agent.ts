@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { AgentEvent } from './agentEvent.js';
 import type { Approvals } from './approval.js';
 import type { Cancellation } from './cancellation.js';
+import type { AttemptObserver } from './upstream/AttemptObserver.js';
 
 export type ContentPart =
   | { readonly type: 'text'; readonly text: string }
@@ -102,6 +103,8 @@ export interface AgentRequest {
    * next model call: after the tool calls in flight have ended, never in the middle of a model's answer.
    */
   readonly steers$?: Observable<string>;
+  /** Told of this request's upstream attempts, besides the agent's own observer (the `x-rxgate-upstream` header). */
+  readonly attemptObserver?: AttemptObserver;
 }
 
 /**
@@ -113,5 +116,7 @@ export interface Agent {
   readonly description: string;
   /** The names of the tools the agent runs itself, which a client tool may not reuse. Default: none. */
   readonly serverToolNames?: readonly string[];
+  /** The model names it answers to (a routes file's routes); `*` stands for any. Default: any. */
+  readonly models?: readonly string[];
   run(request: AgentRequest, cancellation: Cancellation): Observable<AgentEvent>;
 }

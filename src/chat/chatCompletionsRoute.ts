@@ -9,6 +9,7 @@ import { serveSse } from '../pipeline/serveSse.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import type { Served } from '../pipeline/served.js';
+import { upstreamHeader } from '../pipeline/upstreamHeader.js';
 import type { ChatCompletionChunk } from './chatCompletionChunk.js';
 import { chatProtocol } from './chatProtocol.js';
 import { parseChatCompletionRequest } from './chatCompletionRequest.js';
@@ -45,7 +46,10 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
     const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
     const { messages, clientTools, toolChoice, parallelToolCalls, options } = request;
     const run$ = agent
-      .run({ messages, model, requestId, clientTools, toolChoice, parallelToolCalls, options }, lifecycle.cancellation)
+      .run(
+        { messages, model, requestId, clientTools, toolChoice, parallelToolCalls, options, attemptObserver: upstreamHeader(res) },
+        lifecycle.cancellation,
+      )
       .pipe(lifecycle.record);
     const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
     let served: Promise<Served>;

@@ -8,6 +8,7 @@ import { RequestError } from './RequestError.js';
 import { StoreError } from './StoreError.js';
 import { UnavailableResponseError } from './UnavailableResponseError.js';
 import { UpstreamError } from './UpstreamError.js';
+import { UpstreamsExhaustedError } from './UpstreamsExhaustedError.js';
 
 /** The OpenAI error envelope, used for HTTP errors and for the error frame of a failed stream. */
 export interface OpenAIErrorBody {
@@ -22,6 +23,8 @@ export interface OpenAIErrorBody {
 export interface OpenAIError {
   readonly status: number;
   readonly body: OpenAIErrorBody;
+  /** Sent with the status when the error is answered over HTTP. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 function envelope(status: number, message: string, type: string, code: string | null, param: string | null = null): OpenAIError {
@@ -32,6 +35,17 @@ function envelope(status: number, message: string, type: string, code: string | 
 export function toOpenAIError(error: unknown): OpenAIError {
   if (error instanceof RequestError) {
     return envelope(error.status, error.message, error.type, error.code, error.param);
+  }
+  if (error instanceof UpstreamsExhaustedError) {
+    const { last, retryAfterMs } = error;
+    const headers: Record<string, string> = { 'x-should-retry': 'false' };
+    if (retryAfterMs !== undefined) headers['retry-after'] = String(Math.ceil(retryAfterMs / 1000));
+    const code = last.kind === 'upstream_error' ? last.kind : `upstream_${last.kind}`;
+    return { ...envelope(last.kind === 'rate_limited' ? 429 : 503, error.message, 'upstream_error', code), headers };
+  }
+  // A request the upstream refused for what it asks (a content filter, a bad parameter): its status and its reason.
+  if (error instanceof UpstreamError && error.kind === 'bad_status' && error.upstreamCode && error.status! >= 400 && error.status! < 500) {
+    return envelope(error.status!, error.message, 'invalid_request_error', error.upstreamCode);
   }
   if (error instanceof UpstreamError) {
     // The kind `upstream_error` (the upstream sent an error frame) already says where it came from.

@@ -39,7 +39,9 @@ import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
 import { metricsRoute } from './metricsRoute.js';
+import { advertisedModels } from './advertisedModels.js';
 import { modelsRoute, retrieveModelRoute } from './modelsRoute.js';
+import { requireKnownModel } from './requireKnownModel.js';
 import { refuseCrossSite } from './refuseCrossSite.js';
 import { Readiness } from '../health/readiness.js';
 import { requestContext } from './requestContext.js';
@@ -113,7 +115,7 @@ async function recoverInFlight(store: Store, logger: Logger): Promise<number> {
   }
 }
 
-const EXPOSED_HEADERS = ['X-Request-Id'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'X-Rxgate-Upstream', 'X-Should-Retry', 'Retry-After'];
 
 function corsFor(origins: readonly string[]) {
   return cors({
@@ -203,15 +205,17 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
   v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
   const startedAt = Date.now();
-  v1.get('/models', mount(modelsRoute(config.modelId, startedAt)));
-  v1.get('/models/*id', mount(retrieveModelRoute(config.modelId, startedAt)));
-  v1.post('/chat/completions', mount(chatCompletionsRoute({ ...serving, operators })));
-  v1.post('/responses', mount(createResponseRoute(stored)));
+  const models = advertisedModels(agent, config.modelId);
+  const knownModel = requireKnownModel(models);
+  v1.get('/models', mount(modelsRoute(models, startedAt)));
+  v1.get('/models/*id', mount(retrieveModelRoute(models, startedAt)));
+  v1.post('/chat/completions', knownModel, mount(chatCompletionsRoute({ ...serving, operators })));
+  v1.post('/responses', knownModel, mount(createResponseRoute(stored)));
   v1.get('/responses/:id', mount(retrieveResponseRoute(stored)));
   v1.get('/responses/:id/input_items', mount(inputItemsRoute(stored)));
   v1.delete('/responses/:id', mount(deleteResponseRoute(stored)));
   v1.post('/responses/:id/cancel', mount(cancelResponseRoute(stored)));
-  v1.post('/runs', mount(createRunRoute(stored)));
+  v1.post('/runs', knownModel, mount(createRunRoute(stored)));
   v1.get('/runs/:id', mount(retrieveRunRoute(stored)));
   v1.get('/runs/:id/events', mount(runEventsRoute(stored)));
   v1.post('/runs/:id/stop', mount(stopRunRoute(stored)));

@@ -1,36 +1,35 @@
-import { RequestError } from '../errors/RequestError.js';
+import { modelNotFound } from '../errors/modelNotFound.js';
+import type { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import type { AdvertisedModels } from './advertisedModels.js';
 
 function modelObject(modelId: string, startedAt: number) {
   return { id: modelId, object: 'model', created: Math.floor(startedAt / 1000), owned_by: 'rxgate' };
 }
 
-/** `GET /v1/models`: the one model rxgate advertises, in OpenAI's list shape. */
-export function modelsRoute(modelId: string, startedAt: number): RouteHandler {
-  const model = modelObject(modelId, startedAt);
+/** The 404 for a model this server does not advertise, naming those it does. */
+export function unadvertisedModel(id: string, models: AdvertisedModels): RequestError {
+  const listed = models.list();
+  const setting = listed.length === 1 ? 'RXGATE_MODEL_ID' : 'RXGATE_ROUTES_FILE';
+  return modelNotFound(id, `${listed.map((name) => `'${name}'`).join(', ')} (${setting})`);
+}
+
+/** `GET /v1/models`: the models rxgate advertises (`advertisedModels`), in OpenAI's list shape. */
+export function modelsRoute(models: AdvertisedModels, startedAt: number): RouteHandler {
   return (_req, res) => {
-    res.json({ object: 'list', data: [model] });
+    res.json({ object: 'list', data: models.list().map((id) => modelObject(id, startedAt)) });
   };
 }
 
 /**
- * `GET /v1/models/{id}`: the advertised model, or a 404 as OpenAI answers for a model it does not
+ * `GET /v1/models/{id}`: an advertised model, or a 404 as OpenAI answers for a model it does not
  * have. Mounted on `/models/*id`, since a model id may hold slashes (`org/model`).
  */
-export function retrieveModelRoute(modelId: string, startedAt: number): RouteHandler {
-  const model = modelObject(modelId, startedAt);
+export function retrieveModelRoute(models: AdvertisedModels, startedAt: number): RouteHandler {
   return (req, res) => {
     const segments = req.params.id as string | string[];
     const id = Array.isArray(segments) ? segments.join('/') : segments;
-    if (id !== modelId) {
-      throw new RequestError(
-        404,
-        `the model '${id}' does not exist; this server advertises '${modelId}' (RXGATE_MODEL_ID)`,
-        'invalid_request_error',
-        'model',
-        'model_not_found',
-      );
-    }
-    res.json(model);
+    if (!models.list().includes(id)) throw unadvertisedModel(id, models);
+    res.json(modelObject(id, startedAt));
   };
 }

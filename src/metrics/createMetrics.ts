@@ -60,6 +60,30 @@ export function createMetrics() {
       labelNames: ['kind'] as const,
       registers,
     }),
+    upstreamAttempts: new Counter({
+      name: 'rxgate_upstream_attempts_total',
+      help: 'Upstream attempts of model calls by upstream and outcome (success, cancelled, or the failure kind).',
+      labelNames: ['upstream', 'outcome'] as const,
+      registers,
+    }),
+    upstreamFallbacks: new Counter({
+      name: 'rxgate_upstream_fallbacks_total',
+      help: 'Attempts made on a fallback route instead of the model the client asked for, by both routes.',
+      labelNames: ['from', 'to'] as const,
+      registers,
+    }),
+    upstreamBreakerState: new Gauge({
+      name: 'rxgate_upstream_breaker_state',
+      help: 'Circuit breaker of each upstream: 0 closed, 1 half open (a trial may go), 2 open.',
+      labelNames: ['upstream'] as const,
+      registers,
+    }),
+    upstreamRetryWait: new Histogram({
+      name: 'rxgate_upstream_retry_wait_seconds',
+      help: 'Time spent waiting (backoff or Retry-After) before an upstream attempt that was not the first of its call.',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
     tokens: new Counter({
       name: 'rxgate_tokens_total',
       help: 'Tokens reported by the upstream, by direction.',

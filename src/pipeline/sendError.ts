@@ -7,6 +7,7 @@ export function sendError(res: Response, error: unknown): void {
     res.destroy();
     return;
   }
-  const { status, body } = toOpenAIError(error);
+  const { status, body, headers } = toOpenAIError(error);
+  if (headers) res.set(headers);
   res.status(status).json(body);
 }

@@ -1,7 +1,6 @@
 import { asyncScheduler, concat, defer, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
 import { DEFAULTS } from '../../config.js';
 import { AgentError } from '../../errors/AgentError.js';
-import { UpstreamError } from '../../errors/UpstreamError.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Agent, AgentRequest, ChatMessage, ToolCall, ToolChoice } from '../agent.js';
 import type { AgentEvent, FinishReason, Usage } from '../agentEvent.js';
@@ -13,31 +12,45 @@ import { approvalPolicy } from '../tools/approvalPolicy.js';
 import { gateToolCall, pendingApprovals, type ToolGate } from '../tools/gateToolCall.js';
 import type { Tool, ToolSource } from '../tools/tool.js';
 import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
-import { deadline } from './deadline.js';
-import { firstValueTimeout } from './firstValueTimeout.js';
 import { continueAfterTurn } from './continueAfterTurn.js';
 import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
-import type { UpstreamChunk } from './upstreamChunk.js';
 import { upstreamChunks } from './upstreamChunks.js';
 import { toUpstreamBody } from './toUpstreamBody.js';
 import { ApprovedAlways } from '../tools/ApprovedAlways.js';
+import type { AttemptObserver } from '../upstream/AttemptObserver.js';
+import { createModelCaller } from '../upstream/createModelCaller.js';
+import type { Routes } from '../upstream/routes.js';
+import { singleRoute } from '../upstream/singleRoute.js';
+import type { UpstreamChunk } from './upstreamChunk.js';
 
 export interface LlmAgentOptions {
-  /** The OpenAI-compatible API root, ending in `/v1` (e.g. `http://127.0.0.1:11434/v1`). */
-  readonly baseUrl: string;
+  /**
+   * Several upstreams, and which of them each model name the client asks for goes to, with
+   * retries, failover, fallbacks and breakers (`loadRoutes`). Default: the one route of
+   * `baseUrl`, `apiKey` and `model`, which every model name goes to, once.
+   */
+  readonly routes?: Routes;
+  /** The OpenAI-compatible API root, ending in `/v1` (e.g. `http://127.0.0.1:11434/v1`); required without `routes`. */
+  readonly baseUrl?: string;
   /** Sent as `Authorization: Bearer`; never logged nor put in an error message. Default: none. */
   readonly apiKey?: string;
-  /** The upstream model every call asks for. */
-  readonly model: string;
+  /** The upstream model every call asks for; required without `routes`. */
+  readonly model?: string;
+  /** Told of every upstream attempt (metrics, traces). Default: nobody. */
+  readonly attemptObserver?: AttemptObserver;
   /** The tools the model may call. Default: none. */
   readonly tools?: readonly Tool[] | ToolSource;
   /** Model calls per run before it finishes with `length`. Default: `RXGATE_MAX_TOOL_ITERATIONS`'s. */
   readonly maxIterations?: number;
-  /** The most one upstream call may take, from request to last byte. Default: `RXGATE_UPSTREAM_TIMEOUT_MS`'s. */
+  /** Opt-in, without `routes`: the most one upstream call may take, from request to last byte. Default: none. */
   readonly requestTimeoutMs?: number;
-  /** The most an upstream call may take to send its first token (text, reasoning or tool call). Default: `RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS`'s. */
+  /** Without `routes`: the most an upstream call may take to send its first token (text, reasoning or tool call). Default: `RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS`'s. */
   readonly firstTokenTimeoutMs?: number;
+  /** Without `routes`: the upstream's connect, first-byte and idle timeouts. Default: the `RXGATE_UPSTREAM_*_TIMEOUT_MS` settings'. */
+  readonly connectTimeoutMs?: number;
+  readonly firstByteTimeoutMs?: number;
+  readonly idleTimeoutMs?: number;
   /** Default: a silent logger. */
   readonly logger?: Logger;
   /** Schedules the timeouts. Default: `asyncScheduler`. */
@@ -52,16 +65,27 @@ export interface LlmAgentOptions {
   readonly requireApproval?: (tool: Tool) => boolean;
 }
 
-function carriesOutput(chunk: UpstreamChunk): boolean {
-  if (chunk.usage) return true;
-  return (chunk.choices ?? []).some(({ delta, finish_reason }) =>
-    Boolean(finish_reason || delta?.content || delta?.reasoning_content || delta?.reasoning || delta?.tool_calls?.length),
-  );
-}
-
 // `content_filter` and anything unknown read as `stop`: FinishReason stays the vocabulary every encoder maps.
 function toFinishReason(upstream: string | null): FinishReason {
   return upstream === 'length' ? 'length' : 'stop';
+}
+
+/** The one route of an agent without `routes`: every model name to `model` at `baseUrl`, once. */
+function singleRouteOf(options: LlmAgentOptions): Routes {
+  const { baseUrl, apiKey, model } = options;
+  if (!baseUrl || !model) throw new AgentError('the LLM agent needs either routes or a baseUrl and a model', 'invalid_options');
+  return singleRoute({
+    url: baseUrl,
+    apiKey,
+    model,
+    timeouts: {
+      connectMs: options.connectTimeoutMs ?? DEFAULTS.upstreamConnectTimeoutMs,
+      firstByteMs: options.firstByteTimeoutMs ?? DEFAULTS.upstreamFirstByteTimeoutMs,
+      firstContentMs: options.firstTokenTimeoutMs ?? DEFAULTS.upstreamFirstTokenTimeoutMs,
+      idleMs: options.idleTimeoutMs ?? DEFAULTS.upstreamIdleTimeoutMs,
+      totalMs: options.requestTimeoutMs ?? DEFAULTS.upstreamTimeoutMs,
+    },
+  });
 }
 
 /**
@@ -126,18 +150,23 @@ interface OfferedTools {
  */
 export function createLlmAgent(options: LlmAgentOptions): Agent {
   const {
-    baseUrl,
-    apiKey,
-    model,
     tools = [],
     maxIterations = DEFAULTS.maxToolIterations,
-    requestTimeoutMs = DEFAULTS.upstreamTimeoutMs,
-    firstTokenTimeoutMs = DEFAULTS.upstreamFirstTokenTimeoutMs,
     scheduler = asyncScheduler,
     requireApproval = approvalPolicy(),
   } = options;
-  const logger = (options.logger ?? silentLogger).child({ agent: 'llm', model });
-  const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const routes = options.routes ?? singleRouteOf(options);
+  const upstreamNames = [...routes.models.values()].flatMap((route) =>
+    route.targets.map((target) => `${target.model} at ${target.upstream}`),
+  );
+  const logger = (options.logger ?? silentLogger).child({ agent: 'llm', ...(options.model ? { model: options.model } : {}) });
+  const maxFrameBytes = options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes;
+  const caller = createModelCaller(routes, {
+    open: options.upstreamChunks ?? ((post) => upstreamChunks(post, { maxFrameBytes })),
+    observer: options.attemptObserver,
+    onResponse: options.onUpstreamResponse,
+    scheduler,
+  });
   const source: ToolSource = Array.isArray(tools) ? { tools: () => tools } : (tools as ToolSource);
   // A source returns the same array until its tools change: what the upstream is told is built once per change,
   // once with every tool and once without those that need approval (for runs nobody can approve in).
@@ -160,35 +189,20 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     serverTools: OfferedTools,
   ): Observable<TurnEvent> {
     const clientTools = request.clientTools ?? [];
-    const body = toUpstreamBody({
-      model,
-      messages,
-      tools: [...serverTools.definitions, ...clientTools],
-      toolChoice: toolChoiceFor(iteration, request.toolChoice),
-      parallelToolCalls: request.parallelToolCalls,
-      options: request.options,
-    });
+    const bodyFor = (model: string) =>
+      toUpstreamBody({
+        model,
+        messages,
+        tools: [...serverTools.definitions, ...clientTools],
+        toolChoice: toolChoiceFor(iteration, request.toolChoice),
+        parallelToolCalls: request.parallelToolCalls,
+        options: request.options,
+      });
     const clientToolNames = clientTools.length > 0 ? new Set(clientTools.map((tool) => tool.function.name)) : undefined;
-    const post = { url, apiKey, body, signal, requestId: request.requestId, onResponse: options.onUpstreamResponse };
-    return (
-      options.upstreamChunks
-        ? options.upstreamChunks(post)
-        : upstreamChunks(post, { maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes })
-    ).pipe(
-      // Only a chunk with output ends the wait for the first token; the others (the role chunk) make no events anyway.
-      firstValueTimeout(
-        firstTokenTimeoutMs,
-        () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
-        scheduler,
-        carriesOutput,
-      ),
-      deadline(
-        requestTimeoutMs,
-        () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`),
-        scheduler,
-      ),
-      toTurnEvents({ clientToolNames }),
-    );
+    // Every model call of the tool loop goes through the upstream layer: a later call of a run may fail over too.
+    return caller
+      .call({ route: request.model, bodyFor, signal, requestId: request.requestId, observer: request.attemptObserver })
+      .pipe(toTurnEvents({ clientToolNames }));
   }
 
   /** The calls of one turn, each past its gate; or, when some wait for answers the run cannot wait for, none, and the run ends with their requests. */
@@ -272,10 +286,11 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
 
   const serverToolNames = () => offer().tools.map((tool) => tool.name);
   const agent: Agent = {
-    description: `LLM agent (${model} at ${baseUrl}, tools: ${serverToolNames().join(', ') || 'none'}${Array.isArray(tools) ? '' : ', and those its tool source adds'})`,
+    description: `LLM agent (${upstreamNames.join(', ')}, tools: ${serverToolNames().join(', ') || 'none'}${Array.isArray(tools) ? '' : ', and those its tool source adds'})`,
     get serverToolNames() {
       return serverToolNames();
     },
+    models: caller.routeNames(),
     run(request, cancellation) {
       return createRun(
         cancellation,

@@ -1,5 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import { UpstreamError } from '../../errors/UpstreamError.js';
+import { parseRetryAfter } from '../upstream/parseRetryAfter.js';
 import { redactSecret } from './redactSecret.js';
 import { toUpstreamError } from './toUpstreamError.js';
 
@@ -12,6 +13,8 @@ export interface UpstreamPost {
   readonly requestId?: string;
   /** Told the HTTP status of every answer, and 0 for a call that got none (metrics). */
   readonly onResponse?: (status: number) => void;
+  /** The connection pool, with its connect, first-byte and idle timeouts. Default: undici's global one. */
+  readonly dispatcher?: Dispatcher;
 }
 
 const MAX_ERROR_BODY = 2000;
@@ -23,25 +26,41 @@ function headerOf(response: UpstreamResponse, name: string): string | undefined 
 
 export type UpstreamResponse = Dispatcher.ResponseData;
 
-/** The upstream's own words from an error body: `error.message` of an OpenAI envelope, else the text. */
-async function errorDetail(response: UpstreamResponse, apiKey: string | undefined): Promise<string> {
+interface ErrorDetail {
+  readonly message: string;
+  readonly upstreamCode?: string;
+}
+
+/** The upstream's own words from an error body: `error.message` (and `error.code`) of an OpenAI envelope, else the text. */
+async function errorDetail(response: UpstreamResponse, apiKey: string | undefined): Promise<ErrorDetail> {
   const text = (await response.body.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
   let message = text.trim();
+  let upstreamCode: string | undefined;
   try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const parsed = JSON.parse(text) as { error?: { message?: unknown; code?: unknown } | string; message?: unknown };
     const candidate = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
     if (typeof candidate === 'string') message = candidate;
+    const code = typeof parsed.error === 'object' ? parsed.error?.code : undefined;
+    if (typeof code === 'string') upstreamCode = code;
   } catch {
     // not JSON: the text is the detail
   }
-  return redactSecret(message.slice(0, 300), apiKey) || '(no body)';
+  return { message: redactSecret(message.slice(0, 300), apiKey) || '(no body)', upstreamCode };
 }
 
 /**
  * POSTs a streaming chat completion and returns the response once it is known to be a 2xx
  * `text/event-stream`; every other answer becomes an `UpstreamError` of its own kind.
  */
-export async function openUpstream({ url, apiKey, body, signal, requestId, onResponse }: UpstreamPost): Promise<UpstreamResponse> {
+export async function openUpstream({
+  url,
+  apiKey,
+  body,
+  signal,
+  requestId,
+  onResponse,
+  dispatcher,
+}: UpstreamPost): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (requestId) headers['x-request-id'] = requestId;
@@ -50,7 +69,7 @@ export async function openUpstream({ url, apiKey, body, signal, requestId, onRes
   let response: UpstreamResponse;
   try {
     // undici's own `request`, not `fetch`: no WHATWG streams, a fraction of the cost per request and per chunk.
-    response = await request(url, { method: 'POST', headers, body: json, signal });
+    response = await request(url, { method: 'POST', headers, body: json, signal, dispatcher });
   } catch (error) {
     if (!signal.aborted) onResponse?.(0);
     throw toUpstreamError(error, url, 'connect');
@@ -60,21 +79,19 @@ export async function openUpstream({ url, apiKey, body, signal, requestId, onRes
   response.body.on('error', () => undefined);
   const status = response.statusCode;
   onResponse?.(status);
-  if (status === 401 || status === 403) {
-    const hint = apiKey ? 'check the API key' : 'no API key is configured';
-    throw new UpstreamError(
-      'unauthorized',
-      `refused the request with HTTP ${status} (${hint}): ${await errorDetail(response, apiKey)}`,
-      status,
-    );
-  }
-  if (status === 429) {
-    const retryAfter = headerOf(response, 'retry-after');
-    const when = retryAfter ? `; Retry-After: ${retryAfter}` : '';
-    throw new UpstreamError('rate_limited', `is rate limiting requests (HTTP 429${when}): ${await errorDetail(response, apiKey)}`, status);
-  }
   if (status < 200 || status >= 300) {
-    throw new UpstreamError('bad_status', `answered HTTP ${status}: ${await errorDetail(response, apiKey)}`, status);
+    const retryAfter = headerOf(response, 'retry-after');
+    const { message, upstreamCode } = await errorDetail(response, apiKey);
+    const options = { upstreamCode, retryAfterMs: parseRetryAfter(retryAfter, Date.now()) };
+    if (status === 401 || status === 403) {
+      const hint = apiKey ? 'check the API key' : 'no API key is configured';
+      throw new UpstreamError('unauthorized', `refused the request with HTTP ${status} (${hint}): ${message}`, status, options);
+    }
+    if (status === 429) {
+      const when = retryAfter ? `; Retry-After: ${retryAfter}` : '';
+      throw new UpstreamError('rate_limited', `is rate limiting requests (HTTP 429${when}): ${message}`, status, options);
+    }
+    throw new UpstreamError('bad_status', `answered HTTP ${status}: ${message}`, status, options);
   }
   const contentType = headerOf(response, 'content-type') ?? '';
   if (!contentType.toLowerCase().startsWith('text/event-stream')) {

@@ -1,0 +1,169 @@
+import { asyncScheduler, defer, identity, switchMap, tap, throwError, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { modelNotFound } from '../../errors/modelNotFound.js';
+import { UpstreamError } from '../../errors/UpstreamError.js';
+import { deadline } from '../llm/deadline.js';
+import { firstValueTimeout } from '../llm/firstValueTimeout.js';
+import type { UpstreamPost } from '../llm/openUpstream.js';
+import type { UpstreamChunk } from '../llm/upstreamChunk.js';
+import { AttemptPlan, type PlannedAttempt } from './AttemptPlan.js';
+import type { AttemptInfo, AttemptObserver } from './AttemptObserver.js';
+import { carriesOutput } from './carriesOutput.js';
+import { countsAgainstUpstream, failureAction } from './failureAction.js';
+import { failOverBeforeCommit } from './failOverBeforeCommit.js';
+import { routeFor, type Routes } from './routes.js';
+import { UpstreamState } from './UpstreamState.js';
+
+/** One model call as the LLM agent asks for it. */
+export interface ModelCallRequest {
+  /** The model name the client asked for: a route's name. */
+  readonly route: string;
+  /** The request body for the model name a target knows the model by. */
+  readonly bodyFor: (model: string) => Readonly<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+  readonly requestId?: string;
+  /** Told of this call's attempts, besides the caller's own observer. */
+  readonly observer?: AttemptObserver;
+}
+
+export interface ModelCaller {
+  /**
+   * The chunks of one model call. Before the first content, failed attempts are retried, failed
+   * over and fallen back on, invisibly; after it, a failure is the stream's error.
+   */
+  call(request: ModelCallRequest): Observable<UpstreamChunk>;
+  /** The model names clients may ask for, `*` (any) included when the routes have it. */
+  routeNames(): readonly string[];
+}
+
+export interface ModelCallerOptions {
+  /** Makes one upstream call, as the stream of its chunks (`upstreamChunks`, or a test's). */
+  readonly open: (post: UpstreamPost) => Observable<UpstreamChunk>;
+  readonly observer?: AttemptObserver;
+  /** Told the HTTP status of every upstream answer, 0 when there was none. */
+  readonly onResponse?: (status: number) => void;
+  /** Times the waits and timeouts, and is the breakers' clock. Default: `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Draws the jitter and the weighted order. Default: `Math.random`. */
+  readonly random?: () => number;
+}
+
+/**
+ * The upstream layer the LLM agent calls through: routes, target choice, retries with backoff and
+ * `Retry-After`, failover, fallbacks, breakers, and each attempt's first-content timeout. The
+ * agent sees one stream of chunks per model call and never a retry.
+ *
+ * ```
+ * attempts:  --#                     an attempt on "main" fails before content (a 503)
+ *                ----r--t--t--|      the next target, "backup", at once
+ * call:      ------r--t--t--|
+ * ```
+ */
+export function createModelCaller(routes: Routes, options: ModelCallerOptions): ModelCaller {
+  const { observer, scheduler = asyncScheduler, random = Math.random } = options;
+  const now = () => scheduler.now();
+  const states = new Map([...routes.upstreams.values()].map((upstream) => [upstream.id, new UpstreamState(upstream, routes.breaker, now)]));
+
+  function attempt(
+    request: ModelCallRequest,
+    plan: AttemptPlan,
+    { candidate, attempt, waitMs }: PlannedAttempt,
+  ): Observable<UpstreamChunk> {
+    const { state, target, route } = candidate;
+    const { upstream, breaker } = state;
+    const info: AttemptInfo = {
+      requested: request.route,
+      route: route.name,
+      upstream: upstream.id,
+      model: target.model,
+      attempt,
+      waitedMs: waitMs,
+    };
+    const { firstContentMs, totalMs } = upstream.timeouts;
+    // The budget bounds the wait for content too; a stream that produces is never cut by it.
+    const contentMs = Math.max(1, Math.min(firstContentMs, plan.remainingMs));
+    const reportBreaker = () => observer?.breakerChanged?.(upstream.id, breaker.state);
+    return defer(() => {
+      observer?.attemptStarted(info);
+      request.observer?.attemptStarted(info);
+      breaker.begin();
+      state.inFlight++;
+      let ended = false;
+      let committed = false;
+      const end = (outcome: string, settle: () => void) => {
+        if (ended) return;
+        ended = true;
+        state.inFlight--;
+        settle();
+        reportBreaker();
+        observer?.attemptEnded(info, outcome);
+        request.observer?.attemptEnded(info, outcome);
+      };
+      return options
+        .open({
+          url: `${upstream.url.replace(/\/+$/, '')}/chat/completions`,
+          apiKey: upstream.apiKey,
+          body: request.bodyFor(target.model),
+          signal: request.signal,
+          requestId: request.requestId,
+          onResponse: options.onResponse,
+          dispatcher: state.dispatcher,
+        })
+        .pipe(
+          firstValueTimeout(
+            contentMs,
+            () => new UpstreamError('first_token_timeout', `sent no token within ${contentMs} ms (firstContentMs)`),
+            scheduler,
+            carriesOutput,
+          ),
+          totalMs === undefined
+            ? identity
+            : deadline(
+                totalMs,
+                () => new UpstreamError('timeout', `did not finish its answer within ${totalMs} ms (RXGATE_UPSTREAM_TIMEOUT_MS)`),
+                scheduler,
+              ),
+          tap({
+            next: (chunk) => {
+              if (committed || !carriesOutput(chunk)) return;
+              committed = true;
+              breaker.succeed();
+              reportBreaker();
+            },
+            complete: () => end('success', () => breaker.succeed()),
+            error: (error: unknown) =>
+              end(error instanceof UpstreamError ? error.kind : 'error', () => {
+                if (failureAction(error) === 'next_target') breaker.trip();
+                else if (countsAgainstUpstream(error)) breaker.fail();
+                else breaker.release();
+              }),
+            // A client that left says nothing about the upstream.
+            unsubscribe: () => end('cancelled', () => breaker.release()),
+          }),
+        );
+    });
+  }
+
+  function attempts(request: ModelCallRequest, plan: AttemptPlan): Observable<UpstreamChunk> {
+    const planned = plan.next();
+    if (!planned) return throwError(() => plan.exhausted());
+    const attempt$ = attempt(request, plan, planned);
+    // The wait is a timer in this same subscription: a client that leaves ends it, and no request follows.
+    return (planned.waitMs > 0 ? timer(planned.waitMs, scheduler).pipe(switchMap(() => attempt$)) : attempt$).pipe(
+      failOverBeforeCommit(carriesOutput, (error) =>
+        plan.failed(planned, error) === 'give_up' ? throwError(() => error) : attempts(request, plan),
+      ),
+    );
+  }
+
+  const caller: ModelCaller = {
+    call(request) {
+      return defer(() => {
+        const route = routeFor(routes, request.route);
+        if (!route) return throwError(() => modelNotFound(request.route, [...routes.models.keys()].map((name) => `'${name}'`).join(', ')));
+        return attempts(request, new AttemptPlan(routes, route, states, now, random));
+      });
+    },
+    routeNames: () => [...routes.models.keys()],
+  };
+  return caller;
+}
