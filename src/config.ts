@@ -88,6 +88,14 @@ export const SETTINGS = {
   redisCluster: { env: 'RXGATE_REDIS_CLUSTER', default: 'false', schema: z.stringbool(), doc: '`true` (or `1`) when `RXGATE_REDIS_URL` is a Redis Cluster: its nodes are discovered from the ones given, and followers are woken by sharded pub/sub (see "Running several instances").' },
   redisPrefix: { env: 'RXGATE_REDIS_PREFIX', default: 'rxgate:', schema: z.string().min(1), doc: 'Put before every Redis key rxgate writes.' },
   redisLeaseMs: { env: 'RXGATE_REDIS_LEASE_MS', default: '10000', schema: z.coerce.number().int().min(100), doc: 'How long an instance\'s lease on its runs lasts unless renewed (every third of it); a run whose instance let it expire is marked failed by another.' },
+  otelEndpoint: { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', default: undefined, schema: z.url().optional(), doc: 'OTLP/HTTP collector base URL (traces go to `/v1/traces` under it). Unset, with `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` unset too: tracing off, the OpenTelemetry SDK not even loaded (see "Traces").' },
+  otelTracesEndpoint: { env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', default: undefined, schema: z.url().optional(), doc: 'Full OTLP/HTTP traces URL, used as it is; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`.' },
+  otelTracesProtocol: { env: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', default: 'http/protobuf', schema: z.enum(['http/protobuf', 'http/json']), doc: 'OTLP encoding of exported spans: `http/protobuf` or `http/json`.' },
+  otelServiceName: { env: 'OTEL_SERVICE_NAME', default: 'rxgate', schema: z.string().min(1), doc: 'The `service.name` of every span.' },
+  otelTracesSampler: { env: 'OTEL_TRACES_SAMPLER', default: 'parentbased_always_on', schema: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']), doc: 'Which requests are traced: `always_on`, `always_off`, `traceidratio`, or `parentbased_` one of them (follow an incoming `traceparent`\'s decision).' },
+  otelTracesSamplerArg: { env: 'OTEL_TRACES_SAMPLER_ARG', default: '1', schema: z.coerce.number().min(0).max(1), doc: 'The ratio of the `traceidratio` samplers, from 0 to 1.' },
+  otelResourceAttributes: { env: 'OTEL_RESOURCE_ATTRIBUTES', default: '', schema: z.string().refine((value) => value.split(',').every((pair) => pair.trim() === '' || /^[^=]+=.*$/.test(pair)), 'must be comma-separated key=value pairs'), doc: 'Comma-separated `key=value` resource attributes of every span (`deployment.environment.name=prod`).' },
+  otelCaptureContent: { env: 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', default: 'false', schema: z.stringbool(), doc: '`true`: model calls\' spans carry the messages in and out, and tool calls\' their arguments and results. Off by default: they may be personal.' },
   logLevel: { env: 'RXGATE_LOG_LEVEL', default: 'info', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), doc: 'pino log level.' },
 } as const;
 

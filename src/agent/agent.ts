@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { AgentEvent } from './agentEvent.js';
 import type { Approvals } from './approval.js';
 import type { Cancellation } from './cancellation.js';
+import type { RunTrace } from '../tracing/RunTrace.js';
 
 export type ContentPart =
   | { readonly type: 'text'; readonly text: string }
@@ -102,6 +103,8 @@ export interface AgentRequest {
    * next model call: after the tool calls in flight have ended, never in the middle of a model's answer.
    */
   readonly steers$?: Observable<string>;
+  /** The span the run's spans are children of (the request's, then the run's own). Default: none, and no spans. */
+  readonly trace?: RunTrace;
 }
 
 /**

@@ -45,7 +45,7 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
     const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
     const { messages, clientTools, toolChoice, parallelToolCalls, options } = request;
     const run$ = agent
-      .run({ messages, model, requestId, clientTools, toolChoice, parallelToolCalls, options }, lifecycle.cancellation)
+      .run({ messages, model, requestId, clientTools, toolChoice, parallelToolCalls, options, trace: locals.trace }, lifecycle.cancellation)
       .pipe(lifecycle.record);
     const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
     let served: Promise<Served>;

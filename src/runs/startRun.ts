@@ -13,6 +13,7 @@ import type { RunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
 import { shownRun } from './shownRun.js';
 import { toRunEvents } from './toRunEvents.js';
+import type { RunTrace } from '../tracing/RunTrace.js';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -34,6 +35,7 @@ const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApp
 export async function startRun(
   request: RunRequest,
   { agent, store, detached, defaultModel, approvalTimeoutMs }: RunsContext,
+  trace?: RunTrace,
 ): Promise<DetachedRun<RunObject>> {
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
@@ -77,7 +79,10 @@ export async function startRun(
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() })),
     events$: (lifecycle) =>
       defer(() =>
-        agent.run({ messages: request.messages, model, approvals: inputs.approvals, steers$: inputs.steers$ }, lifecycle.cancellation),
+        agent.run(
+          { messages: request.messages, model, approvals: inputs.approvals, steers$: inputs.steers$, trace },
+          lifecycle.cancellation,
+        ),
       ).pipe(
         lifecycle.record,
         tap((event) => inputs.follow(event)),

@@ -21,7 +21,10 @@ import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 import { upstreamChunks } from './upstreamChunks.js';
 import { toUpstreamBody } from './toUpstreamBody.js';
+import { traceModelCall } from './traceModelCall.js';
 import { ApprovedAlways } from '../tools/ApprovedAlways.js';
+import { traceToolCall } from '../tools/traceToolCall.js';
+import type { RunTrace } from '../../tracing/RunTrace.js';
 
 export interface LlmAgentOptions {
   /** The OpenAI-compatible API root, ending in `/v1` (e.g. `http://127.0.0.1:11434/v1`). */
@@ -83,6 +86,8 @@ interface RunState {
   readonly signal: AbortSignal;
   readonly gate: ToolGate;
   readonly steers: SteerQueue;
+  /** The run's span, which its tool calls' spans hang below; none with tracing off. */
+  readonly trace: RunTrace | undefined;
   /** The usage of its model calls so far, for the log line of an interrupted run. */
   usage: Usage;
 }
@@ -170,25 +175,28 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     });
     const clientToolNames = clientTools.length > 0 ? new Set(clientTools.map((tool) => tool.function.name)) : undefined;
     const post = { url, apiKey, body, signal, requestId: request.requestId, onResponse: options.onUpstreamResponse };
-    return (
-      options.upstreamChunks
-        ? options.upstreamChunks(post)
-        : upstreamChunks(post, { maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes })
-    ).pipe(
-      // Only a chunk with output ends the wait for the first token; the others (the role chunk) make no events anyway.
-      firstValueTimeout(
-        firstTokenTimeoutMs,
-        () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
-        scheduler,
-        carriesOutput,
-      ),
-      deadline(
-        requestTimeoutMs,
-        () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`),
-        scheduler,
-      ),
-      toTurnEvents({ clientToolNames }),
-    );
+    const chunks$ = (traceHeaders?: Record<string, string>) =>
+      (options.upstreamChunks
+        ? options.upstreamChunks(traceHeaders ? { ...post, traceHeaders } : post)
+        : upstreamChunks(traceHeaders ? { ...post, traceHeaders } : post, {
+            maxFrameBytes: options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes,
+          })
+      ).pipe(
+        // Only a chunk with output ends the wait for the first token; the others (the role chunk) make no events anyway.
+        firstValueTimeout(
+          firstTokenTimeoutMs,
+          () => new UpstreamError('first_token_timeout', `sent no token within ${firstTokenTimeoutMs} ms (firstTokenTimeoutMs)`),
+          scheduler,
+          carriesOutput,
+        ),
+        deadline(
+          requestTimeoutMs,
+          () => new UpstreamError('timeout', `did not finish its answer within ${requestTimeoutMs} ms (requestTimeoutMs)`),
+          scheduler,
+        ),
+      );
+    const traced$ = request.trace ? traceModelCall(request.trace, { url, model, messages, iteration }, chunks$) : chunks$();
+    return traced$.pipe(toTurnEvents({ clientToolNames }));
   }
 
   /** The calls of one turn, each past its gate; or, when some wait for answers the run cannot wait for, none, and the run ends with their requests. */
@@ -206,7 +214,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       const waiting = pendingApprovals(calls, run.gate);
       if (waiting.length > 0) return of<AgentEvent[]>(...waiting, { type: 'finish', reason: 'stop' });
       const outcomes = new Map<string, string>();
-      const calls$ = calls.map(({ tool, call }) => gateToolCall(tool, call, run.signal, run.gate));
+      const { trace } = run;
+      const calls$ = calls.map(({ tool, call }) =>
+        trace
+          ? traceToolCall(trace, tool, call, (traced) => gateToolCall(tool, traced, run.signal, run.gate))
+          : gateToolCall(tool, call, run.signal, run.gate),
+      );
       const tools$ = merge(...calls$).pipe(
         tap((event) => {
           if (event.type === 'tool_end') outcomes.set(event.callId, event.error === undefined ? event.result! : `Error: ${event.error}`);
@@ -292,7 +305,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             scheduler,
           };
           const steers = queueSteers(request.steers$);
-          const state: RunState = { signal, gate, steers, usage: ZERO_USAGE };
+          const state: RunState = { signal, gate, steers, trace: request.trace, usage: ZERO_USAGE };
           const resumed = callsToResume(request);
           // Called once per subscription already (createRun), so no defer of its own.
           const start$ =

@@ -12,6 +12,8 @@ export interface UpstreamPost {
   readonly requestId?: string;
   /** Told the HTTP status of every answer, and 0 for a call that got none (metrics). */
   readonly onResponse?: (status: number) => void;
+  /** The W3C trace context headers of the model call's span (`traceparent`), when tracing is on. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 const MAX_ERROR_BODY = 2000;
@@ -41,10 +43,19 @@ async function errorDetail(response: UpstreamResponse, apiKey: string | undefine
  * POSTs a streaming chat completion and returns the response once it is known to be a 2xx
  * `text/event-stream`; every other answer becomes an `UpstreamError` of its own kind.
  */
-export async function openUpstream({ url, apiKey, body, signal, requestId, onResponse }: UpstreamPost): Promise<UpstreamResponse> {
+export async function openUpstream({
+  url,
+  apiKey,
+  body,
+  signal,
+  requestId,
+  onResponse,
+  traceHeaders,
+}: UpstreamPost): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (requestId) headers['x-request-id'] = requestId;
+  if (traceHeaders) Object.assign(headers, traceHeaders);
   let response: UpstreamResponse;
   try {
     // undici's own `request`, not `fetch`: no WHATWG streams, a fraction of the cost per request and per chunk.
