@@ -203,15 +203,17 @@ describe('a run with an approval', () => {
     );
     const runId = await createRun(gateway.url, 'note milk');
     const events = await followRun(gateway.url, runId);
-    const required = await events.until<{ approval_id: string }>('approval.required');
+    const required = await events.until<{ approval_id: string; trace_id: string }>('approval.required');
     expect((await answerApproval(gateway.url, runId, { approval_id: required.approval_id, choice: 'once' })).status).toBe(200);
-    await events.until('run.completed');
+    const completed = await events.until('run.completed');
     events.leave();
     await expect.poll(() => traces.spans().some((span) => span.name === 'invoke_agent')).toBe(true);
 
     const started = traces.span('POST /v1/runs');
     const agent = traces.span('invoke_agent');
     expect(agent.spanContext().traceId).toBe(started.spanContext().traceId);
+    // The run's events name that trace.
+    expect([required.trace_id, completed.trace_id]).toEqual(Array(2).fill(started.spanContext().traceId));
     expect(parentOf(agent)).toBe(idOf(started));
     const tool = traces.span('execute_tool note');
     expect(parentOf(tool)).toBe(idOf(agent));
