@@ -1,4 +1,5 @@
 import { SpanKind } from '@opentelemetry/api';
+import { defer } from 'rxjs';
 import type { RunTrace } from '../tracing/RunTrace.js';
 import { traced } from '../tracing/traced.js';
 import type { Agent } from './agent.js';
@@ -19,22 +20,25 @@ export function traceAgent(agent: Agent): Agent {
     run(request, cancellation) {
       if (!request.trace) return agent.run(request, cancellation);
       const parent: RunTrace = { ...request.trace, interruptReason: () => cancellation.reason };
-      let usage = ZERO_USAGE;
-      return traced<AgentEvent>(
-        parent,
-        {
-          name: 'invoke_agent',
-          kind: SpanKind.INTERNAL,
-          attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'rxgate', 'gen_ai.request.model': request.model },
-          onValue: (span, event) => {
-            if (event.type === 'usage') {
-              usage = sumUsage(usage, event.usage);
-              span.setAttributes({ 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens });
-            } else if (event.type === 'finish') span.setAttribute('gen_ai.response.finish_reasons', [event.reason]);
+      // The run's usage so far, per subscription, as the span is.
+      return defer(() => {
+        let usage = ZERO_USAGE;
+        return traced<AgentEvent>(
+          parent,
+          {
+            name: 'invoke_agent',
+            kind: SpanKind.INTERNAL,
+            attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'rxgate', 'gen_ai.request.model': request.model },
+            onValue: (span, event) => {
+              if (event.type === 'usage') {
+                usage = sumUsage(usage, event.usage);
+                span.setAttributes({ 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens });
+              } else if (event.type === 'finish') span.setAttribute('gen_ai.response.finish_reasons', [event.reason]);
+            },
           },
-        },
-        (context) => agent.run({ ...request, trace: { ...parent, context } }, cancellation),
-      );
+          (context) => agent.run({ ...request, trace: { ...parent, context } }, cancellation),
+        );
+      });
     },
   };
   return tracedAgent;

@@ -1,5 +1,5 @@
 import { SpanKind, type Span } from '@opentelemetry/api';
-import type { Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { RunTrace } from '../../tracing/RunTrace.js';
 import { traced } from '../../tracing/traced.js';
 import type { ChatMessage } from '../agent.js';
@@ -42,6 +42,15 @@ function toSemconvMessages(messages: readonly ChatMessage[]): string {
  * (exactly one `traceparent`). A failure is an error with its `error.type`; a cancel is not.
  */
 export function traceModelCall(
+  trace: RunTrace,
+  { url, model, messages, iteration }: ModelCall,
+  call$: (traceHeaders: Record<string, string>) => Observable<UpstreamChunk>,
+): Observable<UpstreamChunk> {
+  // Per subscription, as the span is: a resubscribed call is another model call.
+  return defer(() => traceOneCall(trace, { url, model, messages, iteration }, call$));
+}
+
+function traceOneCall(
   trace: RunTrace,
   { url, model, messages, iteration }: ModelCall,
   call$: (traceHeaders: Record<string, string>) => Observable<UpstreamChunk>,

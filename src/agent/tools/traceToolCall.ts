@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
-import type { Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { RunTrace } from '../../tracing/RunTrace.js';
 import { traced } from '../../tracing/traced.js';
 import type { AgentEvent } from '../agentEvent.js';
@@ -19,7 +19,17 @@ export function traceToolCall(
   call: ToolCallRequest,
   call$: (call: ToolCallRequest) => Observable<AgentEvent>,
 ): Observable<AgentEvent> {
+  return defer(() => traceOneCall(trace, tool, call, call$));
+}
+
+function traceOneCall(
+  trace: RunTrace,
+  tool: Tool | undefined,
+  call: ToolCallRequest,
+  call$: (call: ToolCallRequest) => Observable<AgentEvent>,
+): Observable<AgentEvent> {
   const { tracing } = trace;
+  // Per subscription, as the span is.
   let denied = false;
   const onValue = (span: Span, event: AgentEvent) => {
     if (event.type === 'approval_required') span.addEvent('rxgate.approval_required', { 'rxgate.approval_id': event.approvalId });
