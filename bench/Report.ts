@@ -5,6 +5,7 @@ import type { CrossInstanceResult } from './crossInstance.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
 import type { ThroughputRow } from './throughput.js';
+import type { TracingCostRow } from './tracingCost.js';
 
 /** What one `npm run bench` measured: `bench/results.json`, read by the report and its charts. */
 export interface Report {
@@ -16,6 +17,8 @@ export interface Report {
   readonly loadedLatency?: readonly LoadedLatencyRow[];
   readonly throughput: readonly ThroughputRow[];
   readonly cancellation: readonly CancellationRow[];
+  /** Absent from results of runs before issue 28's figure. */
+  readonly tracingCost?: readonly TracingCostRow[];
   readonly concurrency: readonly ConcurrencyRow[];
   readonly soak: SoakResult;
   /** Absent from results of runs before issue 14's figure. */

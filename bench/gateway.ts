@@ -10,6 +10,7 @@ import { answerClientError } from '../src/http/answerClientError.js';
 import { createApp } from '../src/http/createApp.js';
 import { silentLogger } from '../src/logger.js';
 import { openConfiguredStore } from '../src/store/openConfiguredStore.js';
+import { startTracing } from '../src/tracing/startTracing.js';
 import type { ActiveRuns } from '../src/pipeline/activeRuns.js';
 import { bareRelay } from './bareRelay.js';
 import { betterSseRelay } from './betterSseRelay.js';
@@ -43,6 +44,7 @@ const [kind, upstreamUrl, settingsJson] = process.argv.slice(2) as [GatewayKind,
 /** `RXGATE_*` settings for rxgate, as the environment would give them. */
 const settings = JSON.parse(settingsJson) as Record<string, string>;
 let activeRuns: ActiveRuns | undefined;
+let flushTracing = async (): Promise<void> => undefined;
 let listener: RequestListener;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   const config = loadConfig({ RXGATE_TOOLS: '', ...settings });
@@ -50,7 +52,17 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   // With a store setting, the store it chooses (as the CLI opens it); else the in-memory default of `createApp`.
   const { store, coordinator } =
     settings.RXGATE_REDIS_URL || settings.RXGATE_DATA_DIR ? await openConfiguredStore(config, silentLogger) : {};
-  const rxgate = createApp({ agent, config, store, coordinator, ...(kind === 'rxgate-no-metrics' ? { metrics: noopMetrics() } : {}) });
+  // With `OTEL_*` settings, traced as the CLI traces (the tracing-cost figure); else off, as by default.
+  const tracing = await startTracing(config);
+  flushTracing = () => tracing.shutdown();
+  const rxgate = createApp({
+    agent,
+    config,
+    store,
+    coordinator,
+    tracing,
+    ...(kind === 'rxgate-no-metrics' ? { metrics: noopMetrics() } : {}),
+  });
   await rxgate.recovered;
   activeRuns = rxgate.activeRuns;
   listener = rxgate.app;
@@ -131,5 +143,5 @@ process.on('message', (message: GatewayMessage) => {
   })();
 });
 process.send!({ type: 'ready', port: (server.address() as AddressInfo).port });
-// Exit normally on SIGINT so that `--cpu-prof` writes its profile.
-process.once('SIGINT', () => process.exit(0));
+// Exit normally on SIGINT so that `--cpu-prof` writes its profile, once the spans still batched are exported.
+process.once('SIGINT', () => void flushTracing().then(() => process.exit(0)));

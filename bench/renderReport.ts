@@ -1,5 +1,6 @@
 import type { LatencyRow } from './addedLatency.js';
 import type { CancellationRow } from './cancellation.js';
+import type { TracingCostRow } from './tracingCost.js';
 import { CHARTS } from './charts.js';
 import { OWN_FILES, type ConcurrencyRow, type Delay } from './concurrency.js';
 import type { ConcurrencyFigurePlan } from './concurrencyFigure.js';
@@ -115,6 +116,22 @@ function throughputSection(rows: readonly ThroughputRow[]): string {
     '',
     `**Metrics overhead.** Prometheus metrics are always on in rxgate; \`rxgate-no-metrics\` is the same app built with \`createApp({ metrics })\` given no-op metrics and no default collectors (no event-loop monitor, no GC observer). ` +
       `The medians differ by ${fixed(metricsCost * 100, 1)} % of throughput${overlap ? ', and the two ranges overlap: on this machine the cost of metrics (a timestamp, one `Buffer.byteLength` and a few counter increments per response) is below what the bench can resolve' : ''}.`,
+  ].join('\n');
+}
+
+function tracingSection(rows: readonly TracingCostRow[]): string {
+  const [off, on] = [rows.find((row) => row.tracing === 'off')!, rows.find((row) => row.tracing === 'on')!];
+  return [
+    '### Tracing on against off',
+    '',
+    `Two rxgate processes answer the same streaming requests (8 deltas) in turn, one after the other: one with tracing off (the default: no SDK loaded), one with the always-on sampler exporting every span over OTLP/HTTP JSON to a receiver on the same machine (${on.spansExported} spans exported). CPU is the gateway process's user and system time over the counted requests, from \`/proc\` (10 ms ticks), divided by their number. ` +
+      `Tracing on adds ${fixed(on.median - off.median, 3)} ms to the median and ${fixed(on.cpuPerRequest - off.cpuPerRequest, 3)} ms of CPU per request.`,
+    '',
+    '| Tracing | Requests | Median ms | p99 ms | CPU ms per request |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows.map(
+      (row) => `| ${row.tracing} | ${row.requests} | ${fixed(row.median, 3)} | ${fixed(row.p99, 3)} | ${fixed(row.cpuPerRequest, 3)} |`,
+    ),
   ].join('\n');
 }
 
@@ -362,7 +379,7 @@ export function renderReport(report: Report): string {
     '- **bare**: a `node:http` relay that parses the upstream SSE with eventsource-parser, re-serialises each frame and writes it; nothing else (`bench/bareRelay.ts`).',
     '- **better-sse**: the same relay pushing each frame with better-sse `session.push` (which adds `event:` and `id:` lines) (`bench/betterSseRelay.ts`).',
     '',
-    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `npm run -s bench:concurrency > rows.json` to run figure 4 alone at its full size (its rows as JSON), `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process, `RXGATE_BENCH_REDIS_URL` for the Redis of figure 6, default `redis://127.0.0.1:6379/0`).',
+    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `npm run -s bench:concurrency > rows.json` to run figure 4 alone at its full size (its rows as JSON), `npx tsx bench/tracingAlone.ts 1000` to run the tracing figure alone (its rows as JSON), `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process, `RXGATE_BENCH_REDIS_URL` for the Redis of figure 6, default `redis://127.0.0.1:6379/0`).',
     '',
     `Plan of this run: \`${JSON.stringify(report.plan)}\``,
     '',
@@ -383,6 +400,7 @@ export function renderReport(report: Report): string {
     '',
     cancellationSection(report.cancellation),
     '',
+    ...(report.tracingCost ? [tracingSection(report.tracingCost), ''] : []),
     concurrencySection(report.concurrency, report.plan.concurrency as ConcurrencyFigurePlan, report),
     '',
     soakSection(report.soak),

@@ -14,6 +14,7 @@ import { soakAborts } from './leakSoak.js';
 import type { Report } from './Report.js';
 import { renderReport } from './renderReport.js';
 import { measureThroughput } from './throughput.js';
+import { measureTracingCost } from './tracingCost.js';
 
 /** `npm run bench -- --quick` (or `BENCH_QUICK=1`) runs every figure small, under a minute, to check the harness; the committed file is a full run. */
 const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
@@ -22,6 +23,7 @@ const plan = {
   loadedLatency: { levels: [1, 16, 64, 256], ...(quick ? { requests: 32, warmup: 0 } : { requests: 2_048, warmup: 256 }) },
   throughput: quick ? { deltas: 5_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
   cancellation: quick ? { trials: 10, warmup: 3 } : { trials: 300, warmup: 20 },
+  tracing: quick ? { rounds: 20, warmup: 5 } : { rounds: 1_000, warmup: 100 },
   concurrency: concurrencyPlan(quick),
   soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
   crossInstance: {
@@ -64,8 +66,10 @@ async function measureAll(): Promise<Report> {
 
   log(`3/6 cancellation ${JSON.stringify(plan.cancellation)}`);
   const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('pipe'), target('bare')], plan.cancellation);
-  await client.close();
   for (const gateway of gateways.values()) await gateway.stop();
+  log(`3/6 tracing on against off ${JSON.stringify(plan.tracing)}`);
+  const tracingCost = await measureTracingCost(client, upstream, plan.tracing);
+  await client.close();
 
   log(`4/6 concurrency ${JSON.stringify(plan.concurrency)}`);
   const concurrency = await measureConcurrencyFigure(upstream, plan.concurrency, log);
@@ -96,6 +100,7 @@ async function measureAll(): Promise<Report> {
     loadedLatency,
     throughput,
     cancellation,
+    tracingCost,
     concurrency,
     soak,
     crossInstance,

@@ -13,6 +13,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { startServer } from './http/startServer.js';
 import { openConfiguredStore, type ConfiguredStore } from './store/openConfiguredStore.js';
+import { startTracing } from './tracing/startTracing.js';
 
 async function openStore(config: Config, logger: Logger): Promise<ConfiguredStore> {
   try {
@@ -47,10 +48,12 @@ async function main(): Promise<void> {
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
   const { store, coordinator, close: closeStore } = await openStore(config, logger);
   if (mcp) readinessChecks.push(mcp.readiness);
-  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store, coordinator }).catch(
+  const tracing = await startTracing(config);
+  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store, coordinator, tracing }).catch(
     async (error: unknown) => {
       await mcp?.close();
       await closeStore();
+      await tracing.shutdown();
       throw error;
     },
   );
@@ -65,11 +68,13 @@ async function main(): Promise<void> {
 
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'signal received');
-    // MCP sessions close after the runs were interrupted (which cancelled their calls on the servers).
+    // MCP sessions close after the runs were interrupted (which cancelled their calls on the servers);
+    // spans are flushed last, once the interrupted runs have ended theirs.
     running
       .shutdown()
       .then(() => mcp?.close())
       .then(() => closeStore())
+      .then(() => tracing.shutdown())
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -82,3 +82,7 @@ export type { EventLog, LoggedEvent } from './store/EventLog.js';
 export { SqliteStore, type SqliteStoreOptions } from './store/sqlite/SqliteStore.js';
 export { retentionPolicy, type RetentionPolicy } from './store/retentionPolicy.js';
 export { StoreError } from './errors/StoreError.js';
+
+export { startTracing, type TracingConfig } from './tracing/startTracing.js';
+export { NO_TRACING, type Tracing } from './tracing/Tracing.js';
+export type { RunTrace } from './tracing/RunTrace.js';

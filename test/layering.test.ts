@@ -18,6 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['pipeline'],
   ['store', 'sse', 'operators'],
   ['agent'],
+  ['tracing'],
   ['health', 'metrics', 'config'],
   ['errors', 'logger', 'principal'],
 ];

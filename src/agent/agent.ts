@@ -3,6 +3,7 @@ import type { AgentEvent } from './agentEvent.js';
 import type { Approvals } from './approval.js';
 import type { Cancellation } from './cancellation.js';
 import type { AttemptObserver } from './upstream/AttemptObserver.js';
+import type { RunTrace } from '../tracing/RunTrace.js';
 
 export type ContentPart =
   | { readonly type: 'text'; readonly text: string }
@@ -105,6 +106,8 @@ export interface AgentRequest {
   readonly steers$?: Observable<string>;
   /** Told of this request's upstream attempts, besides the agent's own observer (the `x-rxgate-upstream` header). */
   readonly attemptObserver?: AttemptObserver;
+  /** The span the run's spans are children of (the request's, then the run's own). Default: none, and no spans. */
+  readonly trace?: RunTrace;
 }
 
 /**

@@ -47,7 +47,17 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
     const { messages, clientTools, toolChoice, parallelToolCalls, options } = request;
     const run$ = agent
       .run(
-        { messages, model, requestId, clientTools, toolChoice, parallelToolCalls, options, attemptObserver: upstreamHeader(res) },
+        {
+          messages,
+          model,
+          requestId,
+          clientTools,
+          toolChoice,
+          parallelToolCalls,
+          options,
+          attemptObserver: upstreamHeader(res),
+          trace: locals.trace,
+        },
         lifecycle.cancellation,
       )
       .pipe(lifecycle.record);

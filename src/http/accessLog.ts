@@ -2,6 +2,8 @@ import type { Request, Response } from 'express';
 import type { Metrics } from '../metrics/createMetrics.js';
 import { localsOf, routeOf } from '../pipeline/requestLocals.js';
 import type { Served } from '../pipeline/served.js';
+import { traceIdOf } from '../tracing/traceIdOf.js';
+import { endRequestSpan } from './endRequestSpan.js';
 
 /** Writes a request's access-log line and counts it, once its response is closed. */
 export type AccessLog = (req: Request, res: Response, served?: Served) => void;
@@ -18,7 +20,10 @@ export function createAccessLog(metrics: Metrics): AccessLog {
       const locals = localsOf(res);
       const durationMs = performance.now() - locals.startedAt;
       const outcome = served?.outcome ?? (res.writableFinished ? 'completed' : 'client_disconnected');
-      metrics.requests.inc({ route: routeOf(req), status: res.statusCode, outcome });
+      const route = routeOf(req);
+      metrics.requests.inc({ route, status: res.statusCode, outcome });
+      const { trace } = locals;
+      if (trace) endRequestSpan(trace, req, res, route, outcome, served);
       if (served) metrics.streamDuration.observe({ outcome }, durationMs / 1000);
       const early = served?.interruptReason !== undefined;
       locals.logger.info(
@@ -29,6 +34,7 @@ export function createAccessLog(metrics: Metrics): AccessLog {
           durationMs: Math.round(durationMs * 1000) / 1000,
           outcome,
           ...(early ? { interruptReason: served.interruptReason, usage: served.usage } : {}),
+          ...(trace ? { trace_id: traceIdOf(trace) } : {}),
         },
         'request',
       );

@@ -46,6 +46,9 @@ import { refuseCrossSite } from './refuseCrossSite.js';
 import { Readiness } from '../health/readiness.js';
 import { requestContext } from './requestContext.js';
 import { route } from './route.js';
+import { traceAgent } from '../agent/traceAgent.js';
+import { NO_TRACING, type Tracing } from '../tracing/Tracing.js';
+import { traceRequests } from './traceRequests.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
   Partial<
@@ -88,6 +91,8 @@ export interface CreateAppOptions {
    * Default: this process alone (`LocalCoordinator` with `maxConcurrentRuns`).
    */
   readonly coordinator?: Coordinator;
+  /** Where spans go (`startTracing`): a server span per request, the agent's runs, model and tool calls below it. Default: `NO_TRACING`. */
+  readonly tracing?: Tracing;
 }
 
 export interface RxgateApp {
@@ -132,14 +137,15 @@ function corsFor(origins: readonly string[]) {
 /** The OpenAI-compatible HTTP API around one agent, as an Express app to listen with or embed. */
 export function createApp(options: CreateAppOptions): RxgateApp {
   const {
-    agent,
     config,
     logger = silentLogger,
     activeRuns = new ActiveRuns(),
     metrics = createMetrics(),
     readiness = new Readiness(),
     operators = {},
+    tracing = NO_TRACING,
   } = options;
+  const agent = tracing.enabled ? traceAgent(options.agent) : options.agent;
   const store = options.store ?? new SqliteStore({ dataDir: ':memory:' });
   const recovered = recoverInFlight(store, logger);
   const coordinator = options.coordinator ?? new LocalCoordinator(config.maxConcurrentRuns ?? DEFAULTS.maxConcurrentRuns);
@@ -185,6 +191,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(logger));
+  if (tracing.enabled) app.use(traceRequests(tracing));
   // Before CORS and every route: a page on an origin not allowed must not run the agent with a simple request.
   app.use(refuseCrossSite(config.corsOrigins));
   if (config.corsOrigins.length > 0) {

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
 import type { RequestLocals } from '../pipeline/requestLocals.js';
 import { DEFAULT_PRINCIPAL, type Principal } from '../principal.js';
+import type { RunTrace } from '../tracing/RunTrace.js';
 
 const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
 
@@ -10,6 +11,7 @@ class Locals implements RequestLocals {
   readonly #root: Logger;
   #child: Logger | undefined;
   principal: Principal = DEFAULT_PRINCIPAL;
+  trace: RunTrace | undefined = undefined;
 
   constructor(
     readonly requestId: string,

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { ConfigError } from '../errors/ConfigError.js';
 import { answerClientError } from './answerClientError.js';
 import { createApp } from './createApp.js';
+import type { Tracing } from '../tracing/Tracing.js';
 import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import { Readiness, type ReadinessCheck } from '../health/readiness.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -43,6 +44,8 @@ export interface StartServerOptions {
   readonly store?: Store;
   /** Goes with `store` when several instances share it; see `createApp`. */
   readonly coordinator?: Coordinator;
+  /** Where spans go; see `createApp`. The caller shuts it down (flushing its spans) after shutdown. */
+  readonly tracing?: Tracing;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
@@ -66,6 +69,7 @@ export async function startServer({
   readinessChecks = [],
   store,
   coordinator,
+  tracing,
 }: StartServerOptions): Promise<RunningServer> {
   assertSafeExposure(config);
   const readiness = new Readiness();
@@ -79,6 +83,7 @@ export async function startServer({
     metrics,
     store,
     coordinator,
+    tracing,
   });
   await recovered;
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from '../logger.js';
 import type { Principal } from '../principal.js';
+import type { RunTrace } from '../tracing/RunTrace.js';
 
 /** What rxgate keeps on `res.locals` for one request: who it is, for every log line. */
 export interface RequestLocals {
@@ -10,6 +11,8 @@ export interface RequestLocals {
   startedAt: number;
   /** Who the request acts for: set by authentication; `DEFAULT_PRINCIPAL` on a server without keys. */
   principal: Principal;
+  /** The request's server span, for the spans below it; undefined with tracing off. */
+  trace: RunTrace | undefined;
 }
 
 export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;

@@ -1,4 +1,5 @@
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
+import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { followedResponse } from './followedResponse.js';
 import { respondResponse } from './respondResponse.js';
@@ -16,6 +17,7 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
       defaultModel: context.defaultModel,
       serverToolNames: context.agent.serverToolNames ?? [],
       maxConversationBytes: context.maxConversationBytes,
+      trace: localsOf(res).trace,
     });
     if (!request.background) return request.stream ? streamResponse(req, res, turn, context) : respondResponse(req, res, turn, context);
     const snapshot = turn.draft.snapshot('queued');

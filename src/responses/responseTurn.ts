@@ -10,6 +10,7 @@ import type { ResponseRequest } from './responseRequest.js';
 import { toChatMessages } from './toChatMessages.js';
 import { assertUserInput } from './assertUserInput.js';
 import { resumeApprovals } from './resumeApprovals.js';
+import type { RunTrace } from '../tracing/RunTrace.js';
 
 /** One `POST /v1/responses`: what the agent is asked, the draft of the answer, and how it is stored. */
 export interface ResponseTurn {
@@ -26,6 +27,8 @@ export interface ResponseTurnOptions {
   readonly serverToolNames: readonly string[];
   /** The largest stored conversation `previous_response_id` may continue (`RXGATE_MAX_CONVERSATION_BYTES`). Default: no limit. */
   readonly maxConversationBytes?: number;
+  /** The request's span, which the turn's run hangs below. Default: none (tracing off). */
+  readonly trace?: RunTrace;
 }
 
 const PARAMS = { toolName: (index: number) => `tools[${index}].name`, toolChoiceName: 'tool_choice.name' };
@@ -82,6 +85,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
       parallelToolCalls,
       options: modelOptions,
       approvals: resume.approvals,
+      trace: options.trace,
     },
     save: async (response) => {
       if (!request.store) return;

@@ -2,6 +2,7 @@ import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
+import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
@@ -18,7 +19,7 @@ export const idOf = (params: Record<string, string | string[]>): string => Strin
 export const createRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
-    const run = await startRun(parseRunRequest(req.body), context);
+    const run = await startRun(parseRunRequest(req.body), context, localsOf(res).trace);
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };
 

@@ -13,6 +13,8 @@ import type { RunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
 import { shownRun } from './shownRun.js';
 import { toRunEvents } from './toRunEvents.js';
+import type { RunTrace } from '../tracing/RunTrace.js';
+import { traceIdOf } from '../tracing/traceIdOf.js';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -34,6 +36,7 @@ const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApp
 export async function startRun(
   request: RunRequest,
   { agent, store, detached, defaultModel, approvalTimeoutMs }: RunsContext,
+  trace?: RunTrace,
 ): Promise<DetachedRun<RunObject>> {
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
@@ -73,18 +76,27 @@ export async function startRun(
     // Another instance reads which approvals wait from the stored run; the log stays the truth if this save fails.
     else if (event.type === 'approval.required' || event.type === 'approval.resolved') store.runs.save(stored()).catch(() => undefined);
   };
+  // Traced, each event names the trace of the request that started the run, which its spans belong to.
+  const traceId = trace && traceIdOf(trace);
+  const logged = (event: RunEvent, seq: number) => {
+    const traced: RunEvent & { readonly trace_id?: string } = traceId ? { ...event, trace_id: traceId } : event;
+    return toLoggedEvent(traced, seq);
+  };
   const started = await detached.start<RunObject>(id, {
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() })),
     events$: (lifecycle) =>
       defer(() =>
-        agent.run({ messages: request.messages, model, approvals: inputs.approvals, steers$: inputs.steers$ }, lifecycle.cancellation),
+        agent.run(
+          { messages: request.messages, model, approvals: inputs.approvals, steers$: inputs.steers$, trace },
+          lifecycle.cancellation,
+        ),
       ).pipe(
         lifecycle.record,
         tap((event) => inputs.follow(event)),
         toRunEvents(),
         tap(follow),
-        map(toLoggedEvent),
+        map(logged),
       ),
     snapshot: () => shownRun(stored()),
     saveFinal: () => store.runs.save(stored()),
@@ -99,7 +111,7 @@ export async function startRun(
         owed.push({ type: 'run.failed', error });
         update({ status: 'failed', error, completed_at: now() });
       }
-      return owed.map((event, index) => toLoggedEvent(event, nextSeq + index));
+      return owed.map((event, index) => logged(event, nextSeq + index));
     },
   });
   // A refused save has ended the run `failed` (kept here until the store takes its final state): still a 202.

@@ -19,9 +19,13 @@ export interface FixtureRecord {
   readonly requestId?: number | string;
   readonly name?: string;
   readonly ids?: (number | string)[];
+  /** The JSON-RPC methods of an HTTP request's messages (`response` for a response). */
+  readonly rpc?: string[];
   readonly finished?: boolean;
   readonly reason?: string;
   readonly authorization?: string;
+  /** The `traceparent` header of an HTTP request, as it arrived (several would be joined by commas). */
+  readonly traceparent?: string;
 }
 
 /** A temporary folder for config files and fixture logs, removed by `cleanup`. */

@@ -2,7 +2,7 @@ import { createLlmAgent, type LlmAgentOptions } from '../../src/agent/llm/create
 import { calculatorTool } from '../../src/agent/tools/calculatorTool.js';
 import { currentTimeTool } from '../../src/agent/tools/currentTimeTool.js';
 import { afterEach } from 'vitest';
-import type { AppConfig } from '../../src/http/createApp.js';
+import type { AppConfig, CreateAppOptions } from '../../src/http/createApp.js';
 import { createScriptedUpstream, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
 import { watchedLogger } from './watchedLogger.js';
@@ -14,15 +14,17 @@ export interface LlmGateway extends TestApp {
 /**
  * The real app around the real LLM agent (with the built-in `current_time` and `calculator`
  * tools unless `agent.tools` says otherwise), on 127.0.0.1 and a free port, with the app and the
- * agent logging to one watched pino logger; `config` overrides the app's settings.
+ * agent logging to one watched pino logger; `config` overrides the app's settings, `app` adds to
+ * its options (its `tracing`).
  */
 export async function startLlmGateway(
   agent: Omit<LlmAgentOptions, 'model' | 'logger'> & Partial<Pick<LlmAgentOptions, 'model'>>,
   config: Partial<AppConfig> = {},
+  app: Partial<CreateAppOptions> = {},
 ): Promise<LlmGateway> {
   const log = watchedLogger();
   const llm = createLlmAgent({ model: 'up-model', tools: [currentTimeTool, calculatorTool], logger: log.logger, ...agent });
-  return { ...(await startApp(llm, config, { logger: log.logger })), log };
+  return { ...(await startApp(llm, config, { ...app, logger: log.logger })), log };
 }
 
 /** The upstream API key the gateway tests configure; it must never show up in a response or a log. */
@@ -43,13 +45,18 @@ export function useLlmGateway() {
     gateway = undefined;
     upstream = undefined;
   });
-  const open = async (baseUrl: string, agent: GatewayOptions, config?: Partial<AppConfig>) =>
-    (gateway = await startLlmGateway({ baseUrl, apiKey: TEST_API_KEY, ...agent }, config));
+  const open = async (baseUrl: string, agent: GatewayOptions, config?: Partial<AppConfig>, app?: Partial<CreateAppOptions>) =>
+    (gateway = await startLlmGateway({ baseUrl, apiKey: TEST_API_KEY, ...agent }, config, app));
   return {
-    async start(scripts: readonly UpstreamScript[], agent: GatewayOptions = {}, config: Partial<AppConfig> = {}) {
+    async start(
+      scripts: readonly UpstreamScript[],
+      agent: GatewayOptions = {},
+      config: Partial<AppConfig> = {},
+      app: Partial<CreateAppOptions> = {},
+    ) {
       const started = await createScriptedUpstream(scripts);
       upstream = started;
-      return { upstream: started, gateway: await open(started.baseUrl, agent, config) };
+      return { upstream: started, gateway: await open(started.baseUrl, agent, config, app) };
     },
     async startUnreachable(agent: GatewayOptions = {}) {
       return { upstream: undefined, gateway: await open(await unusedBaseUrl(), agent) };

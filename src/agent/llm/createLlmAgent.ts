@@ -17,12 +17,15 @@ import type { UpstreamPost } from './openUpstream.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import { upstreamChunks } from './upstreamChunks.js';
 import { toUpstreamBody } from './toUpstreamBody.js';
+import { traceModelCall } from './traceModelCall.js';
 import { ApprovedAlways } from '../tools/ApprovedAlways.js';
 import type { AttemptObserver } from '../upstream/AttemptObserver.js';
 import { createModelCaller } from '../upstream/createModelCaller.js';
 import type { Routes } from '../upstream/routes.js';
 import { singleRoute } from '../upstream/singleRoute.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
+import { traceToolCall } from '../tools/traceToolCall.js';
+import type { RunTrace } from '../../tracing/RunTrace.js';
 
 export interface LlmAgentOptions {
   /**
@@ -107,6 +110,8 @@ interface RunState {
   readonly signal: AbortSignal;
   readonly gate: ToolGate;
   readonly steers: SteerQueue;
+  /** The run's span, which its tool calls' spans hang below; none with tracing off. */
+  readonly trace: RunTrace | undefined;
   /** The usage of its model calls so far, for the log line of an interrupted run. */
   usage: Usage;
 }
@@ -200,9 +205,10 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       });
     const clientToolNames = clientTools.length > 0 ? new Set(clientTools.map((tool) => tool.function.name)) : undefined;
     // Every model call of the tool loop goes through the upstream layer: a later call of a run may fail over too.
-    return caller
-      .call({ route: request.model, bodyFor, signal, requestId: request.requestId, observer: request.attemptObserver })
-      .pipe(toTurnEvents({ clientToolNames }));
+    const call$ = (traceHeaders?: Record<string, string>) =>
+      caller.call({ route: request.model, bodyFor, signal, requestId: request.requestId, observer: request.attemptObserver, traceHeaders });
+    const traced$ = request.trace ? traceModelCall(request.trace, { model: request.model, messages, iteration }, call$) : call$();
+    return traced$.pipe(toTurnEvents({ clientToolNames }));
   }
 
   /** The calls of one turn, each past its gate; or, when some wait for answers the run cannot wait for, none, and the run ends with their requests. */
@@ -220,7 +226,12 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       const waiting = pendingApprovals(calls, run.gate);
       if (waiting.length > 0) return of<AgentEvent[]>(...waiting, { type: 'finish', reason: 'stop' });
       const outcomes = new Map<string, string>();
-      const calls$ = calls.map(({ tool, call }) => gateToolCall(tool, call, run.signal, run.gate));
+      const { trace } = run;
+      const calls$ = calls.map(({ tool, call }) =>
+        trace
+          ? traceToolCall(trace, tool, call, (traced) => gateToolCall(tool, traced, run.signal, run.gate))
+          : gateToolCall(tool, call, run.signal, run.gate),
+      );
       const tools$ = merge(...calls$).pipe(
         tap((event) => {
           if (event.type === 'tool_end') outcomes.set(event.callId, event.error === undefined ? event.result! : `Error: ${event.error}`);
@@ -307,7 +318,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             scheduler,
           };
           const steers = queueSteers(request.steers$);
-          const state: RunState = { signal, gate, steers, usage: ZERO_USAGE };
+          const state: RunState = { signal, gate, steers, trace: request.trace, usage: ZERO_USAGE };
           const resumed = callsToResume(request);
           // Called once per subscription already (createRun), so no defer of its own.
           const start$ =

@@ -15,6 +15,8 @@ export interface UpstreamPost {
   readonly onResponse?: (status: number) => void;
   /** The connection pool, with its connect, first-byte and idle timeouts. Default: undici's global one. */
   readonly dispatcher?: Dispatcher;
+  /** The W3C trace context headers of the model call's span (`traceparent`), when tracing is on. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 const MAX_ERROR_BODY = 2000;
@@ -60,12 +62,14 @@ export async function openUpstream({
   requestId,
   onResponse,
   dispatcher,
+  traceHeaders,
 }: UpstreamPost): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (requestId) headers['x-request-id'] = requestId;
   // Outside the try: a body that cannot be serialised is this side's failure, never the upstream's.
   const json = JSON.stringify(body);
+  if (traceHeaders) Object.assign(headers, traceHeaders);
   let response: UpstreamResponse;
   try {
     // undici's own `request`, not `fetch`: no WHATWG streams, a fraction of the cost per request and per chunk.

@@ -24,6 +24,7 @@ export async function invokeTool(
   rawArguments: string,
   signal: AbortSignal,
   onProgress: (update: ToolProgress) => void = () => {},
+  traceHeaders?: Readonly<Record<string, string>>,
 ): Promise<ToolOutcome> {
   if (!tool) return { error: `there is no tool named "${name}"` };
   const parsed = parseArguments(rawArguments);
@@ -34,7 +35,7 @@ export async function invokeTool(
     return { error: `invalid arguments for ${name}: ${issues.join('; ')}` };
   }
   try {
-    return { result: await tool.run(validated.data, signal, { progress: onProgress }) };
+    return { result: await tool.run(validated.data, signal, { progress: onProgress, traceHeaders }) };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -10,6 +10,8 @@ export interface ToolCallRequest {
   readonly callId: string;
   readonly name: string;
   readonly arguments: string;
+  /** The W3C trace context headers of the call's span, handed to the tool. Default: none. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -45,7 +47,7 @@ export function runToolCall(
         ...(message === undefined ? {} : { message }),
       });
     };
-    void invokeTool(tool, call.name, call.arguments, signal, onProgress).then((outcome) => {
+    void invokeTool(tool, call.name, call.arguments, signal, onProgress, call.traceHeaders).then((outcome) => {
       // An aborted tool's outcome has no reader: the run that asked for it is gone.
       if (signal.aborted) return;
       const durationMs = Math.round(performance.now() - started);

@@ -17,6 +17,8 @@ export interface ToolOrigin {
 export interface ToolRunContext {
   /** Reports progress; it reaches the run as a `tool_progress` event. */
   progress(update: ToolProgress): void;
+  /** The W3C trace context headers of the call's span, for a tool that calls out (MCP servers get its `traceparent`). Default: none. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface ModelCallRequest {
   readonly requestId?: string;
   /** Told of this call's attempts, besides the caller's own observer. */
   readonly observer?: AttemptObserver;
+  /** The model call span's W3C headers (`traceparent`), sent with every attempt, when tracing is on. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface ModelCaller {
@@ -107,6 +109,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
           requestId: request.requestId,
           onResponse: options.onResponse,
           dispatcher: state.dispatcher,
+          traceHeaders: request.traceHeaders,
         })
         .pipe(
           firstValueTimeout(

@@ -10,6 +10,15 @@ function cancelledRequestId(message: JSONRPCMessage): RequestId | undefined {
   return (message.params as { requestId?: RequestId } | undefined)?.requestId;
 }
 
+/** A traced call's W3C trace context (its `_meta.traceparent`, `_meta.tracestate`) as the headers of its request. */
+function withTraceHeaders(message: JSONRPCMessage, options: TransportSendOptions | undefined): TransportSendOptions | undefined {
+  const meta = 'params' in message ? (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta : undefined;
+  if (typeof meta?.traceparent !== 'string') return options;
+  const headers: Record<string, string> = { ...options?.headers, traceparent: meta.traceparent };
+  if (typeof meta.tracestate === 'string') headers.tracestate = meta.tracestate;
+  return { ...options, headers };
+}
+
 /**
  * The SDK's Streamable HTTP client transport, which also closes a cancelled call's request.
  *
@@ -29,7 +38,7 @@ export class CancellingHttpTransport extends StreamableHTTPClientTransport {
   override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (Array.isArray(message)) return super.send(message, options);
     if ('method' in message && message.method === 'tools/call' && 'id' in message && options?.requestSignal === undefined) {
-      return super.send(message, this.#track(message.id, options));
+      return super.send(message, this.#track(message.id, withTraceHeaders(message, options)));
     }
     const cancelled = cancelledRequestId(message);
     if (cancelled === undefined) return super.send(message, options);

@@ -6,7 +6,7 @@ import { renderToolResult } from './renderToolResult.js';
 /** The one client call an MCP tool makes: `Client.callTool` of the official SDK, or a fake in specs. */
 export interface McpToolCaller {
   callTool(
-    params: { name: string; arguments?: Record<string, unknown> },
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
     options: {
       signal: AbortSignal;
       timeout: number;
@@ -77,7 +77,12 @@ export function createMcpTool(options: McpToolOptions): Tool {
       let result: CallToolResult;
       try {
         result = await caller.callTool(
-          { name: descriptor.name, arguments: args as Record<string, unknown> },
+          // The call's trace context goes in `_meta` (MCP's place for it); the HTTP transport also sends it as headers.
+          {
+            name: descriptor.name,
+            arguments: args as Record<string, unknown>,
+            ...(context?.traceHeaders ? { _meta: { ...context.traceHeaders } } : {}),
+          },
           {
             signal: AbortSignal.any([signal, closing]),
             timeout: timeoutMs,
