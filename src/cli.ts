@@ -78,6 +78,7 @@ async function main(): Promise<void> {
         },
       );
   };
+  process.on('SIGHUP', () => running.reloadKeys());
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

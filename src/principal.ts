@@ -2,6 +2,18 @@
 export interface Principal {
   readonly id: string;
   readonly admin: boolean;
+  /** What the key may do (`RXGATE_KEYS_FILE`); none: no limits beyond the server's own. */
+  readonly policy?: KeyPolicy;
+}
+
+/** A key's limits, as its entry in the keys file gives them; an absent field does not limit. */
+export interface KeyPolicy {
+  /** The model names the key may ask for (and `GET /v1/models` lists). */
+  readonly models?: readonly string[];
+  /** Requests per minute. */
+  readonly rpm?: number;
+  /** Streams and detached runs in flight at once. */
+  readonly maxStreams?: number;
 }
 
 /** The owner of what was stored before keys existed, and of everything on a server without keys. */

@@ -3,6 +3,7 @@ import { CapacityError } from './CapacityError.js';
 import { ChainTooLongError } from './ChainTooLongError.js';
 import { ConversationTooLargeError } from './ConversationTooLargeError.js';
 import { DeadlineError } from './DeadlineError.js';
+import { InvalidApiKeyError } from './InvalidApiKeyError.js';
 import { InterruptedError } from './InterruptedError.js';
 import { RequestError } from './RequestError.js';
 import { StoreError } from './StoreError.js';
@@ -32,6 +33,9 @@ function envelope(status: number, message: string, type: string, code: string | 
 export function toOpenAIError(error: unknown): OpenAIError {
   if (error instanceof RequestError) {
     return envelope(error.status, error.message, error.type, error.code, error.param);
+  }
+  if (error instanceof InvalidApiKeyError) {
+    return envelope(401, error.message, 'invalid_request_error', 'invalid_api_key');
   }
   if (error instanceof UpstreamError) {
     // The kind `upstream_error` (the upstream sent an error frame) already says where it came from.

@@ -25,6 +25,8 @@ import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { Store } from '../store/Store.js';
 import { createAccessLog } from './accessLog.js';
 import { authenticate } from './authenticate.js';
+import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
+import type { KnownKeys } from './keys/resolveKey.js';
 import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
 import { metricsRoute } from './metricsRoute.js';
@@ -64,6 +66,12 @@ export interface CreateAppOptions {
    * Default: this process alone (`LocalCoordinator` with `maxConcurrentRuns`).
    */
   readonly coordinator?: Coordinator;
+  /**
+   * The keys every /v1 route and `/metrics` require, read per request (a reloaded keys file holds
+   * from the next request on; see `watchKeysFile`). Default: `config.apiKey` as the one admin key
+   * `default`, or none (no authentication) without it.
+   */
+  readonly keys?: () => KnownKeys;
 }
 
 export interface RxgateApp {
@@ -88,6 +96,11 @@ async function recoverInFlight(store: Store, logger: Logger): Promise<number> {
     return 0;
   }
 }
+
+const constant =
+  <T>(value: T) =>
+  () =>
+    value;
 
 const EXPOSED_HEADERS = ['X-Request-Id'];
 
@@ -165,7 +178,8 @@ export function createApp(options: CreateAppOptions): RxgateApp {
 
   app.get('/health', mount(healthRoute));
   app.get('/health/ready', mount(readinessRoute(readiness)));
-  const guard: RequestHandler = config.apiKey ? authenticate(config.apiKey) : (_req, _res, next) => next();
+  const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
+  const guard: RequestHandler = keys ? authenticate(keys) : (_req, _res, next) => next();
   app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();

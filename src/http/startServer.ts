@@ -8,6 +8,8 @@ import type { Config } from '../config.js';
 import { ConfigError } from '../errors/ConfigError.js';
 import { answerClientError } from './answerClientError.js';
 import { createApp } from './createApp.js';
+import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
+import { watchKeysFile } from './keys/watchKeysFile.js';
 import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import { Readiness, type ReadinessCheck } from '../health/readiness.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -27,6 +29,8 @@ export interface RunningServer {
    * rest with `Server shutting down` and resolves once every response has ended.
    */
   shutdown(graceMs?: number): Promise<void>;
+  /** Reads `RXGATE_KEYS_FILE` again (the CLI calls it on SIGHUP); nothing without one. */
+  reloadKeys(): void;
 }
 
 export interface StartServerOptions {
@@ -48,11 +52,11 @@ export interface StartServerOptions {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
 
 /** Without an API key, anything that is not loopback would hand the agent (and its bill) to the network. */
-export function assertSafeExposure({ host, apiKey }: Pick<Config, 'host' | 'apiKey'>): void {
-  if (!apiKey?.trim() && !LOOPBACK.test(host)) {
+export function assertSafeExposure({ host, apiKey, keysFile }: Pick<Config, 'host' | 'apiKey'> & Partial<Pick<Config, 'keysFile'>>): void {
+  if (!apiKey?.trim() && !keysFile && !LOOPBACK.test(host)) {
     throw new ConfigError(
       `refusing to listen on ${host} without an API key: anyone who can reach it could run the agent. ` +
-        'Set RXGATE_API_KEY, or bind to 127.0.0.1.',
+        'Set RXGATE_API_KEY or RXGATE_KEYS_FILE, or bind to 127.0.0.1.',
     );
   }
 }
@@ -70,7 +74,11 @@ export async function startServer({
   assertSafeExposure(config);
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
-  const { app, activeRuns, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store, coordinator });
+  const watched = config.keysFile
+    ? watchKeysFile(config.keysFile, logger, config.apiKey ? apiKeyAsKeys(config.apiKey) : undefined)
+    : undefined;
+  const keys = watched && (() => watched.current());
+  const { app, activeRuns, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store, coordinator, keys });
   await recovered;
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.
@@ -100,8 +108,10 @@ export async function startServer({
       await activeRuns.stopAll(InterruptReason.shuttingDown);
       server.closeIdleConnections();
       await Promise.race([closed, delay(1000).then(() => server.closeAllConnections())]);
+      watched?.close();
       logger.info('shut down');
     })());
 
-  return { server, url: `http://${host}:${port}`, activeRuns, readiness, shutdown };
+  const reloadKeys = () => watched?.reload();
+  return { server, url: `http://${host}:${port}`, activeRuns, readiness, shutdown, reloadKeys };
 }
