@@ -2,7 +2,9 @@ import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
+import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { assertRunOwner } from './assertRunOwner.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
 import type { RunObject } from './runObject.js';
@@ -18,7 +20,7 @@ export const idOf = (params: Record<string, string | string[]>): string => Strin
 export const createRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
-    const run = await startRun(parseRunRequest(req.body), context);
+    const run = await startRun(parseRunRequest(req.body), context, localsOf(res).principal.id);
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };
 
@@ -26,7 +28,9 @@ export const createRunRoute =
 export const retrieveRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
-    res.json(await currentRun(context, idOf(req.params)));
+    const id = idOf(req.params);
+    await assertRunOwner(context, id, localsOf(res).principal);
+    res.json(await currentRun(context, id));
   };
 
 /** `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (or `?after=`), then the live ones; leaving does not stop the run. */
@@ -34,6 +38,7 @@ export const runEventsRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
     const id = idOf(req.params);
+    await assertRunOwner(context, id, localsOf(res).principal);
     const run = await currentRun(context, id);
     const header = req.get('last-event-id');
     const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
@@ -50,6 +55,7 @@ export const stopRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
     const id = idOf(req.params);
+    await assertRunOwner(context, id, localsOf(res).principal);
     const run = await currentRun(context, id);
     if (!context.detached.get(id, 'run') && !isUnfinished(run)) throw runNotRunning(run, 'only a running run can be stopped');
     const isSettled = async () => {

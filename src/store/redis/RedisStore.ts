@@ -109,7 +109,7 @@ export class RedisStore implements Store {
       if (responses.length > 0) await redis.zRem(keys.settled('responses'), responses);
       const runs = await expired('runs');
       if (runs.length > 0) {
-        await Promise.all(runs.map((id) => redis.del([keys.run(id), keys.events(id)])));
+        await Promise.all(runs.map((id) => redis.del([keys.run(id), keys.events(id), keys.principal(id)])));
         await redis.zRem(keys.settled('runs'), runs);
       }
       // Tombstones are small but not free: ten times as many as responses, the oldest go first.

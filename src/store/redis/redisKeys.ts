@@ -19,6 +19,11 @@ export class RedisKeys {
     return `${this.prefix}{${id}}:tombstone`;
   }
 
+  /** Who made run or response `id` (a principal id): beside the item, and for a response as long as its tombstone. */
+  principal(id: string): string {
+    return `${this.prefix}{${id}}:principal`;
+  }
+
   events(streamId: string): string {
     return `${this.prefix}{${streamId}}:events`;
   }
