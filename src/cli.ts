@@ -11,6 +11,7 @@ import { upstreamReadiness } from './agent/llm/upstreamReadiness.js';
 import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
+import { keysCommand } from './http/keys/keysCommand.js';
 import { startServer } from './http/startServer.js';
 import { openConfiguredStore, type ConfiguredStore } from './store/openConfiguredStore.js';
 
@@ -37,7 +38,12 @@ function startMcp(config: Config, servers: readonly McpServerConfig[], logger: L
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'keys') {
+    process.stdout.write(keysCommand(argv.slice(1), process.env));
+    return;
+  }
+  const config = loadConfig(process.env, argv);
   const logger = createLogger(config.logLevel);
   const mcpServers = config.mcpConfig ? loadMcpConfig(config.mcpConfig) : [];
   const metrics = createMetrics();

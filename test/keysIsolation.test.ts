@@ -107,7 +107,7 @@ describe('ownership between keys', () => {
     }
   });
 
-  it('treats what was stored before keys (no owner) as default\'s: hidden from a team key, seen by the admin', async () => {
+  it("treats what was stored before keys (no owner) as default's: hidden from a team key, seen by the admin", async () => {
     const store = new SqliteStore({ dataDir: ':memory:' });
     await store.runs.save({ id: 'run_old', status: 'completed' });
     app = await startApp(new ScriptedAgent([]), {}, { store, keys: () => teamKeys() });

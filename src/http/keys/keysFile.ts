@@ -31,7 +31,8 @@ const file = z.strictObject({ keys: z.array(entry) }).superRefine(({ keys }, con
   const digests = new Set<string>();
   keys.forEach(({ id, sha256 }, index) => {
     if (ids.has(id)) context.addIssue({ code: 'custom', path: ['keys', index, 'id'], message: `'${id}' is the id of an earlier key` });
-    if (digests.has(sha256)) context.addIssue({ code: 'custom', path: ['keys', index, 'sha256'], message: 'is the digest of an earlier key' });
+    if (digests.has(sha256))
+      context.addIssue({ code: 'custom', path: ['keys', index, 'sha256'], message: 'is the digest of an earlier key' });
     ids.add(id);
     digests.add(sha256);
   });

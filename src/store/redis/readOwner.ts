@@ -12,7 +12,11 @@ return false`;
  * The principal id kept at `principalKey`; `DEFAULT_OWNER` for an item stored before owners were
  * (one of `itemKeys` exists without it); undefined when nothing is known. The keys share a slot.
  */
-export async function readOwner(redis: RedisClient, principalKey: string, itemKeys: readonly [string, string]): Promise<string | undefined> {
+export async function readOwner(
+  redis: RedisClient,
+  principalKey: string,
+  itemKeys: readonly [string, string],
+): Promise<string | undefined> {
   const owner = await redis.eval(OWNER, { keys: [principalKey, ...itemKeys], arguments: [DEFAULT_OWNER] });
   return typeof owner === 'string' ? owner : undefined;
 }
