@@ -51,9 +51,9 @@ async function main(): Promise<void> {
   const agent = createAgentFor(config, logger, metrics, mcp);
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
-  const { store, coordinator, close: closeStore } = await openStore(config, logger);
+  const { store, coordinator, keyLimits, close: closeStore } = await openStore(config, logger);
   if (mcp) readinessChecks.push(mcp.readiness);
-  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store, coordinator }).catch(
+  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store, coordinator, keyLimits }).catch(
     async (error: unknown) => {
       await mcp?.close();
       await closeStore();

@@ -22,6 +22,9 @@ export const DEFAULT_OWNER = 'default';
 /** The principal of a server without keys, and of `RXGATE_API_KEY` (one admin key named `default`). */
 export const DEFAULT_PRINCIPAL: Principal = { id: DEFAULT_OWNER, admin: true };
 
+/** Whether `principal`'s key may ask for `model` (a key without a `models` list may ask for any). */
+export const mayUseModel = (principal: Principal, model: string): boolean => principal.policy?.models?.includes(model) ?? true;
+
 /**
  * Whether `principal` may see an item that `owner` made (no owner: made before keys, `default`'s).
  * When it may not, callers answer exactly as for an id that does not exist: a 403 would tell that it does.

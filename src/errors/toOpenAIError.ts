@@ -4,6 +4,7 @@ import { ChainTooLongError } from './ChainTooLongError.js';
 import { ConversationTooLargeError } from './ConversationTooLargeError.js';
 import { DeadlineError } from './DeadlineError.js';
 import { InvalidApiKeyError } from './InvalidApiKeyError.js';
+import { KeyLimitError } from './KeyLimitError.js';
 import { InterruptedError } from './InterruptedError.js';
 import { RequestError } from './RequestError.js';
 import { StoreError } from './StoreError.js';
@@ -23,6 +24,8 @@ export interface OpenAIErrorBody {
 export interface OpenAIError {
   readonly status: number;
   readonly body: OpenAIErrorBody;
+  /** HTTP headers that go with it (`Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 function envelope(status: number, message: string, type: string, code: string | null, param: string | null = null): OpenAIError {
@@ -53,6 +56,10 @@ export function toOpenAIError(error: unknown): OpenAIError {
   }
   if (error instanceof CapacityError) {
     return envelope(429, error.message, 'rate_limit_error', 'too_many_runs');
+  }
+  if (error instanceof KeyLimitError) {
+    const limited = envelope(429, error.message, 'rate_limit_error', 'rate_limit_exceeded');
+    return { ...limited, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
   }
   if (error instanceof UnavailableResponseError) {
     const param = error.chainOf === undefined ? null : 'previous_response_id';

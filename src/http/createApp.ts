@@ -20,12 +20,15 @@ import { recoverRuns } from '../runs/recoverRuns.js';
 import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
 import { steerRoute } from '../runs/steerRoute.js';
 import type { Coordinator } from '../store/Coordinator.js';
+import type { KeyLimits } from '../store/KeyLimits.js';
 import { LocalCoordinator } from '../store/LocalCoordinator.js';
+import { LocalKeyLimits } from '../store/LocalKeyLimits.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { Store } from '../store/Store.js';
 import { createAccessLog } from './accessLog.js';
 import { authenticate } from './authenticate.js';
 import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
+import { enforceKeyPolicy } from './keys/enforceKeyPolicy.js';
 import type { KnownKeys } from './keys/resolveKey.js';
 import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
@@ -72,6 +75,8 @@ export interface CreateAppOptions {
    * `default`, or none (no authentication) without it.
    */
   readonly keys?: () => KnownKeys;
+  /** The counters behind each key's `rpm` and `maxStreams`. Default: this process's (`LocalKeyLimits`); with Redis, `RedisKeyLimits`. */
+  readonly keyLimits?: KeyLimits;
 }
 
 export interface RxgateApp {
@@ -186,6 +191,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.use(guard);
   // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
   v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
+  if (keys) v1.use(enforceKeyPolicy(options.keyLimits ?? new LocalKeyLimits(), metrics, config.modelId));
   const startedAt = Date.now();
   v1.get('/models', mount(modelsRoute(config.modelId, startedAt)));
   v1.get('/models/*id', mount(retrieveModelRoute(config.modelId, startedAt)));

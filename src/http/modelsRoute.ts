@@ -1,15 +1,17 @@
 import { RequestError } from '../errors/RequestError.js';
+import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { mayUseModel } from '../principal.js';
 
 function modelObject(modelId: string, startedAt: number) {
   return { id: modelId, object: 'model', created: Math.floor(startedAt / 1000), owned_by: 'rxgate' };
 }
 
-/** `GET /v1/models`: the one model rxgate advertises, in OpenAI's list shape. */
+/** `GET /v1/models`: the one model rxgate advertises (unless the request's key may not use it), in OpenAI's list shape. */
 export function modelsRoute(modelId: string, startedAt: number): RouteHandler {
   const model = modelObject(modelId, startedAt);
   return (_req, res) => {
-    res.json({ object: 'list', data: [model] });
+    res.json({ object: 'list', data: [model].filter(({ id }) => mayUseModel(localsOf(res).principal, id)) });
   };
 }
 
@@ -22,7 +24,7 @@ export function retrieveModelRoute(modelId: string, startedAt: number): RouteHan
   return (req, res) => {
     const segments = req.params.id as string | string[];
     const id = Array.isArray(segments) ? segments.join('/') : segments;
-    if (id !== modelId) {
+    if (id !== modelId || !mayUseModel(localsOf(res).principal, id)) {
       throw new RequestError(
         404,
         `the model '${id}' does not exist; this server advertises '${modelId}' (RXGATE_MODEL_ID)`,

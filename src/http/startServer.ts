@@ -15,6 +15,7 @@ import { Readiness, type ReadinessCheck } from '../health/readiness.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { Coordinator } from '../store/Coordinator.js';
+import type { KeyLimits } from '../store/KeyLimits.js';
 import type { Store } from '../store/Store.js';
 import type { PipelineOperators } from '../chat/pipelineOperators.js';
 
@@ -47,6 +48,8 @@ export interface StartServerOptions {
   readonly store?: Store;
   /** Goes with `store` when several instances share it; see `createApp`. */
   readonly coordinator?: Coordinator;
+  /** Goes with `store` when several instances share it; see `createApp`. */
+  readonly keyLimits?: KeyLimits;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
@@ -70,6 +73,7 @@ export async function startServer({
   readinessChecks = [],
   store,
   coordinator,
+  keyLimits,
 }: StartServerOptions): Promise<RunningServer> {
   assertSafeExposure(config);
   const readiness = new Readiness();
@@ -78,7 +82,18 @@ export async function startServer({
     ? watchKeysFile(config.keysFile, logger, config.apiKey ? apiKeyAsKeys(config.apiKey) : undefined)
     : undefined;
   const keys = watched && (() => watched.current());
-  const { app, activeRuns, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store, coordinator, keys });
+  const { app, activeRuns, recovered } = createApp({
+    agent,
+    config,
+    logger,
+    readiness,
+    operators,
+    metrics,
+    store,
+    coordinator,
+    keys,
+    keyLimits,
+  });
   await recovered;
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.

@@ -10,6 +10,11 @@ export interface RequestLocals {
   startedAt: number;
   /** Who the request acts for: set by authentication; `DEFAULT_PRINCIPAL` on a server without keys. */
   principal: Principal;
+  /**
+   * Set for an agent request of a key (chat completions, responses, runs): a detached run it
+   * started keeps the key's stream slot (`maxStreams`) until `ended` settles, not only until the response closes.
+   */
+  keepSlotUntil?: (ended: Promise<void>) => void;
 }
 
 export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;

@@ -7,6 +7,6 @@ export function sendError(res: Response, error: unknown): void {
     res.destroy();
     return;
   }
-  const { status, body } = toOpenAIError(error);
-  res.status(status).json(body);
+  const { status, body, headers = {} } = toOpenAIError(error);
+  res.status(status).set(headers).json(body);
 }

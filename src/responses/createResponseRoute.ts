@@ -26,6 +26,7 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
     if (!request.background) return request.stream ? streamResponse(req, res, turn, context) : respondResponse(req, res, turn, context);
     const snapshot = turn.draft.snapshot('queued');
     const run = await startBackgroundResponse(turn, context);
+    localsOf(res).keepSlotUntil?.(run.ended);
     if (!request.stream) {
       res.json(snapshot);
       return;

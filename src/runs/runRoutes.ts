@@ -20,7 +20,9 @@ export const idOf = (params: Record<string, string | string[]>): string => Strin
 export const createRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
-    const run = await startRun(parseRunRequest(req.body), context, localsOf(res).principal.id);
+    const locals = localsOf(res);
+    const run = await startRun(parseRunRequest(req.body), context, locals.principal.id);
+    locals.keepSlotUntil?.(run.ended);
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };
 

@@ -78,6 +78,16 @@ export class RedisKeys {
     return `${this.prefix}inputs`;
   }
 
+  /** The times of a key's requests in the last minute (its `rpm`). */
+  keyRequests(keyId: string): string {
+    return `${this.prefix}key:{${keyId}}:requests`;
+  }
+
+  /** A key's stream slots in flight (its `maxStreams`), scored by when each lapses unless renewed. */
+  keyStreams(keyId: string): string {
+    return `${this.prefix}key:{${keyId}}:streams`;
+  }
+
   readyProbe(): string {
     return `${this.prefix}ready_probe`;
   }
