@@ -22,6 +22,7 @@ import { createScriptedUpstream, frames, unusedBaseUrl, type UpstreamScript } fr
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { sseEvents } from './support/sseEvents.js';
 import { startApp, type TestApp } from './support/startApp.js';
+import { as, entryOf, teamKeys } from './support/teamKeys.js';
 
 // The README's error-code table is the list of every `code` rxgate sends; each row here has a
 // trigger that provokes that code over real HTTP and reports what the client received.
@@ -236,6 +237,11 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     ),
   missing_required_parameter: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { model: 'm' })),
   invalid_value: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { messages: 'hi' })),
+  rate_limit_exceeded: async () => {
+    const { url } = await open(undefined, {}, { keys: () => teamKeys(entryOf('once', { rpm: 1 })) });
+    await fetch(`${url}/v1/models`, { headers: as('once') });
+    return envelope(await fetch(`${url}/v1/models`, { headers: as('once') }));
+  },
   invalid_api_key: async () => envelope(await fetch(`${(await open(undefined, { apiKey: 's3cret' })).url}/v1/models`)),
   unknown_url: async () => envelope(await fetch(`${(await open()).url}/v1/nope`)),
   run_not_found: async () => envelope(await fetch(`${(await open()).url}/v1/runs/run_nope`)),
