@@ -237,6 +237,13 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     ),
   missing_required_parameter: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { model: 'm' })),
   invalid_value: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { messages: 'hi' })),
+  invalid_idempotency_key: async () =>
+    envelope(await post(`${(await open()).url}/v1/runs`, { input: 'hi' }, { 'Idempotency-Key': 'with space' })),
+  idempotency_key_mismatch: async () => {
+    const { url } = await open();
+    await post(`${url}/v1/runs`, { input: 'hi' }, { 'Idempotency-Key': 'k1' });
+    return envelope(await post(`${url}/v1/runs`, { input: 'other' }, { 'Idempotency-Key': 'k1' }));
+  },
   rate_limit_exceeded: async () => {
     const { url } = await open(undefined, {}, { keys: () => teamKeys(entryOf('once', { rpm: 1 })) });
     await fetch(`${url}/v1/models`, { headers: as('once') });

@@ -40,7 +40,12 @@ import { requestContext } from './requestContext.js';
 import { route } from './route.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
-  Partial<Pick<Config, 'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes' | 'maxFollowersPerRun' | 'approvalTimeoutMs'>>;
+  Partial<
+    Pick<
+      Config,
+      'maxConcurrentRuns' | 'maxOutputChars' | 'maxConversationBytes' | 'maxFollowersPerRun' | 'approvalTimeoutMs' | 'idempotencyTtlMs'
+    >
+  >;
 
 export interface CreateAppOptions {
   readonly agent: Agent;
@@ -107,13 +112,21 @@ const constant =
   () =>
     value;
 
-const EXPOSED_HEADERS = ['X-Request-Id'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'Idempotency-Replayed', 'Retry-After'];
 
 function corsFor(origins: readonly string[]) {
   return cors({
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'OpenAI-Organization', 'OpenAI-Project'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'X-Request-Id',
+      'Idempotency-Key',
+      'Last-Event-ID',
+      'OpenAI-Organization',
+      'OpenAI-Project',
+    ],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
     // The preflight is answered by a route of its own below, so that it is logged and counted like any request.
@@ -165,6 +178,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     followers: new Followers(config.maxFollowersPerRun ?? DEFAULTS.maxFollowersPerRun),
     maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes,
     approvalTimeoutMs: config.approvalTimeoutMs ?? DEFAULTS.approvalTimeoutMs,
+    idempotencyTtlMs: config.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
   };
 
   const app = express();

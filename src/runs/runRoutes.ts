@@ -2,6 +2,7 @@ import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
+import { fingerprintOf, idempotencyKeyMismatch, readIdempotencyKey } from '../pipeline/readIdempotencyKey.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { assertRunOwner } from './assertRunOwner.js';
@@ -10,18 +11,44 @@ import { TERMINAL_RUN_EVENTS } from './runEvent.js';
 import type { RunObject } from './runObject.js';
 import { parseRunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
-import { startRun } from './startRun.js';
+import { newRunId, startRun } from './startRun.js';
 
 const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.has(type);
 
 export const idOf = (params: Record<string, string | string[]>): string => String(params.id);
 
-/** `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. */
+/**
+ * `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. With an
+ * `Idempotency-Key` the key's owner used before for the same request, the run it started, and
+ * `Idempotency-Replayed: true`; used for another request, 422.
+ */
 export const createRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
     const locals = localsOf(res);
-    const run = await startRun(parseRunRequest(req.body), context, locals.principal.id);
+    const request = parseRunRequest(req.body);
+    const key = readIdempotencyKey(req);
+    const id = newRunId();
+    if (key !== undefined) {
+      const fingerprint = fingerprintOf(req);
+      const standing = await context.store.idempotency.claim(
+        locals.principal.id,
+        key,
+        { fingerprint, answer: JSON.stringify({ run_id: id }) },
+        context.idempotencyTtlMs,
+      );
+      if (standing.fingerprint !== fingerprint) throw idempotencyKeyMismatch();
+      if (!standing.first) {
+        const { run_id: runId } = JSON.parse(standing.answer) as { run_id: string };
+        const stored = await context.store.runs.get<RunObject>(runId);
+        res
+          .set('Idempotency-Replayed', 'true')
+          .status(202)
+          .json({ run_id: runId, status: stored?.status ?? 'queued' });
+        return;
+      }
+    }
+    const run = await startRun(request, context, locals.principal.id, id);
     locals.keepSlotUntil?.(run.ended);
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };

@@ -14,6 +14,9 @@ import type { RunsContext } from './runsContext.js';
 import { shownRun } from './shownRun.js';
 import { toRunEvents } from './toRunEvents.js';
 
+/** A new run id, `run_` and 32 hex digits. */
+export const newRunId = (): string => `run_${randomUUID().replaceAll('-', '')}`;
+
 const now = () => Math.floor(Date.now() / 1000);
 
 const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApproval => ({
@@ -35,8 +38,8 @@ export async function startRun(
   request: RunRequest,
   { agent, store, detached, defaultModel, approvalTimeoutMs }: RunsContext,
   owner: string,
+  id = newRunId(),
 ): Promise<DetachedRun<RunObject>> {
-  const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
   let run: RunObject = {
     id,

@@ -1,4 +1,5 @@
 import type { EventLog } from './EventLog.js';
+import type { IdempotencyStore } from './IdempotencyStore.js';
 import type { ResponseStore } from './ResponseStore.js';
 import type { RunStore } from './RunStore.js';
 
@@ -11,6 +12,8 @@ export interface Store {
   readonly responses: ResponseStore;
   readonly runs: RunStore;
   readonly events: EventLog;
+  /** `Idempotency-Key` records, per owner. */
+  readonly idempotency: IdempotencyStore;
   /** Evicts what the retention policy no longer keeps; called after something settles. Returns how many items went. */
   enforceRetention(): Promise<number>;
   /** Undefined when writes go through, else why not (for the readiness check). */

@@ -9,6 +9,7 @@ import { connectRedis, isCluster, type RedisClient, type RedisTarget } from './c
 import type { Claimant } from './claimOrphans.js';
 import { onePassAtATime } from './onePassAtATime.js';
 import { redisCall } from './redisCall.js';
+import { RedisIdempotencyStore } from './RedisIdempotencyStore.js';
 import { RedisEventLog } from './RedisEventLog.js';
 import { RedisKeys } from './redisKeys.js';
 import { RedisResponseStore, TOMBSTONE_AGES } from './RedisResponseStore.js';
@@ -36,6 +37,7 @@ export class RedisStore implements Store {
   readonly responses: RedisResponseStore;
   readonly runs: RedisRunStore;
   readonly events: RedisEventLog;
+  readonly idempotency: RedisIdempotencyStore;
   readonly keys: RedisKeys;
   /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
   readonly claimant: Claimant;
@@ -54,6 +56,7 @@ export class RedisStore implements Store {
     this.claimant = { id: instanceId, runsItsOwn: false };
     this.responses = new RedisResponseStore(redis, this.keys, retention, this.claimant);
     this.runs = new RedisRunStore(redis, this.keys, retention, this.claimant);
+    this.idempotency = new RedisIdempotencyStore(redis, this.keys);
     this.events = new RedisEventLog(redis, this.keys, this.#watcher, instanceId);
   }
 

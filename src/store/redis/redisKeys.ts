@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The names of rxgate's keys under `prefix`. Everything of one run or response carries its id as
  * a hash tag (`{run_...}`), so that it lives in one slot of a Redis Cluster; the indexes that span
@@ -86,6 +88,11 @@ export class RedisKeys {
   /** A key's stream slots in flight (its `maxStreams`), scored by when each lapses unless renewed. */
   keyStreams(keyId: string): string {
     return `${this.prefix}key:{${keyId}}:streams`;
+  }
+
+  /** The record of `owner`'s `Idempotency-Key` `key` (the key is hashed: it is the client's, of any visible characters). */
+  idempotency(owner: string, key: string): string {
+    return `${this.prefix}idempotency:${owner}:${createHash('sha256').update(key).digest('hex')}`;
   }
 
   readyProbe(): string {

@@ -6,6 +6,7 @@ import { enforceRetention } from './enforceRetention.js';
 import { lockDataDir } from './lockDataDir.js';
 import { openDatabase } from './openDatabase.js';
 import { SqliteEventLog } from './SqliteEventLog.js';
+import { SqliteIdempotencyStore } from './SqliteIdempotencyStore.js';
 import { SqliteResponseStore } from './SqliteResponseStore.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { storeCall, WriteHealth } from './storeCall.js';
@@ -24,6 +25,7 @@ export class SqliteStore implements Store {
   readonly responses: SqliteResponseStore;
   readonly runs: SqliteRunStore;
   readonly events: SqliteEventLog;
+  readonly idempotency: SqliteIdempotencyStore;
   readonly #db: Database.Database;
   readonly #retention: RetentionPolicy;
   readonly #health = new WriteHealth();
@@ -40,6 +42,7 @@ export class SqliteStore implements Store {
     this.#retention = retention;
     this.responses = new SqliteResponseStore(this.#db, this.#health);
     this.runs = new SqliteRunStore(this.#db, this.#health);
+    this.idempotency = new SqliteIdempotencyStore(this.#db, this.#health);
     this.events = new SqliteEventLog(this.#db, this.#health, { flushMs });
   }
 

@@ -30,6 +30,14 @@ CREATE TABLE IF NOT EXISTS events (
   data TEXT NOT NULL,
   PRIMARY KEY (stream_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS idempotency (
+  owner TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (owner, key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
