@@ -2,16 +2,16 @@ import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
-import { fingerprintOf, idempotencyKeyMismatch, readIdempotencyKey } from '../pipeline/readIdempotencyKey.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { assertRunOwner } from './assertRunOwner.js';
+import { claimRunId } from './claimRunId.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
 import type { RunObject } from './runObject.js';
 import { parseRunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
-import { newRunId, startRun } from './startRun.js';
+import { startRun } from './startRun.js';
 
 const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.has(type);
 
@@ -27,26 +27,14 @@ export const createRunRoute =
   async (req, res) => {
     const locals = localsOf(res);
     const request = parseRunRequest(req.body);
-    const key = readIdempotencyKey(req);
-    const id = newRunId();
-    if (key !== undefined) {
-      const fingerprint = fingerprintOf(req);
-      const standing = await context.store.idempotency.claim(
-        locals.principal.id,
-        key,
-        { fingerprint, answer: JSON.stringify({ run_id: id }) },
-        context.idempotencyTtlMs,
-      );
-      if (standing.fingerprint !== fingerprint) throw idempotencyKeyMismatch();
-      if (!standing.first) {
-        const { run_id: runId } = JSON.parse(standing.answer) as { run_id: string };
-        const stored = await context.store.runs.get<RunObject>(runId);
-        res
-          .set('Idempotency-Replayed', 'true')
-          .status(202)
-          .json({ run_id: runId, status: stored?.status ?? 'queued' });
-        return;
-      }
+    const { id, replayed } = await claimRunId(req, context, locals.principal.id);
+    if (replayed) {
+      const stored = await context.store.runs.get<RunObject>(id);
+      res
+        .set('Idempotency-Replayed', 'true')
+        .status(202)
+        .json({ run_id: id, status: stored?.status ?? 'queued' });
+      return;
     }
     const run = await startRun(request, context, locals.principal.id, id);
     locals.keepSlotUntil?.(run.ended);

@@ -1,7 +1,7 @@
 /** What an `Idempotency-Key` was first used for: the request's fingerprint, and what it was answered (or will be) with. */
 export interface IdempotencyRecord {
   readonly fingerprint: string;
-  /** JSON the first request chose when it claimed the key (a run's id), so that every duplicate answers the same. */
+  /** What the first request chose when it claimed the key (the id of the run it starts), so that every duplicate answers the same. */
   readonly answer: string;
 }
 
