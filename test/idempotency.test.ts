@@ -75,12 +75,8 @@ describe('Idempotency-Key on POST /v1/runs', () => {
     let store = new SqliteStore({ dataDir });
     let app = await start(agent, store);
     const first = await answerOf(await createRun(app.url, 'team-a', { input: 'hi' }, 'durable'));
-    await expect
-      .poll(
-        async () =>
-          ((await (await fetch(`${app.url}/v1/runs/${first.body.run_id}`, { headers: as('team-a') })).json()) as { status: string }).status,
-      )
-      .toBe('completed');
+    // Stored as it ended, not only shown so: the restart must find it there.
+    await expect.poll(async () => (await store.runs.get(first.body.run_id!))?.status).toBe('completed');
     await app.close();
     await store.close();
     closers.splice(0);
