@@ -13,6 +13,8 @@ export function noopMetrics(): Metrics {
   const metrics: { [K in keyof Metrics]: unknown } = {
     registry: new Registry(),
     inFlightStreams: NOOP,
+    keyRequests: NOOP,
+    keyInFlight: NOOP,
     inFlightRuns: NOOP,
     requests: NOOP,
     timeToFirstByte: NOOP,

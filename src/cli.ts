@@ -11,6 +11,7 @@ import { upstreamReadiness } from './agent/llm/upstreamReadiness.js';
 import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
+import { keysCommand } from './http/keys/keysCommand.js';
 import { startServer } from './http/startServer.js';
 import { openConfiguredStore, type ConfiguredStore } from './store/openConfiguredStore.js';
 import { startTracing } from './tracing/startTracing.js';
@@ -38,7 +39,12 @@ function startMcp(config: Config, servers: readonly McpServerConfig[], logger: L
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'keys') {
+    process.stdout.write(keysCommand(argv.slice(1), process.env));
+    return;
+  }
+  const config = loadConfig(process.env, argv);
   const logger = createLogger(config.logLevel);
   const mcpServers = config.mcpConfig ? loadMcpConfig(config.mcpConfig) : [];
   const metrics = createMetrics();
@@ -46,17 +52,26 @@ async function main(): Promise<void> {
   const agent = createAgentFor(config, logger, metrics, mcp);
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
-  const { store, coordinator, close: closeStore } = await openStore(config, logger);
+  const { store, coordinator, keyLimits, close: closeStore } = await openStore(config, logger);
   if (mcp) readinessChecks.push(mcp.readiness);
   const tracing = await startTracing(config);
-  const running = await startServer({ agent, config, logger, metrics, operators, readinessChecks, store, coordinator, tracing }).catch(
-    async (error: unknown) => {
-      await mcp?.close();
-      await closeStore();
-      await tracing.shutdown();
-      throw error;
-    },
-  );
+  const running = await startServer({
+    agent,
+    config,
+    logger,
+    metrics,
+    operators,
+    readinessChecks,
+    store,
+    coordinator,
+    tracing,
+    keyLimits,
+  }).catch(async (error: unknown) => {
+    await mcp?.close();
+    await closeStore();
+    await tracing.shutdown();
+    throw error;
+  });
   logger.info({ agent: agent.description }, 'agent ready');
   process.stdout.write(`agent: ${agent.description}\n`);
   if (!config.upstreamUrl) {
@@ -83,6 +98,7 @@ async function main(): Promise<void> {
         },
       );
   };
+  process.on('SIGHUP', () => running.reloadKeys());
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

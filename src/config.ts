@@ -44,9 +44,10 @@ const list = z.string().transform((value) =>
 // One line per setting, as the README's table reads.
 // prettier-ignore
 export const SETTINGS = {
-  host: { env: 'RXGATE_HOST', default: '127.0.0.1', schema: z.string().min(1), doc: 'Address to bind. Anything but loopback requires `RXGATE_API_KEY`.' },
+  host: { env: 'RXGATE_HOST', default: '127.0.0.1', schema: z.string().min(1), doc: 'Address to bind. Anything but loopback requires `RXGATE_API_KEY` or `RXGATE_KEYS_FILE`.' },
   port: { env: 'RXGATE_PORT', default: '8642', schema: port, doc: 'Port to listen on (0 picks a free one).' },
   apiKey: { env: 'RXGATE_API_KEY', default: undefined, schema: apiKey, secret: true, doc: 'Bearer key every /v1 route requires, at least 16 characters. Unset: no auth, loopback only.' },
+  keysFile: { env: 'RXGATE_KEYS_FILE', default: undefined, schema: optionalText, doc: 'Path of a JSON file of API keys (digests only), each with its own id and limits; reloaded when it changes and on SIGHUP (see "Teams"). With `RXGATE_API_KEY`, that key is one more admin key, `default`.' },
   upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: z.url().optional(), doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.' },
   upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: upstreamApiKey, secret: true, doc: 'Bearer key sent to the upstream. Never logged.' },
   upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with `RXGATE_UPSTREAM_URL`.' },
@@ -85,6 +86,7 @@ export const SETTINGS = {
   },
   dataDir: { env: 'RXGATE_DATA_DIR', default: 'data', schema: z.string().min(1), doc: 'Directory of the SQLite store (stored responses, runs, event logs), created on first start.' },
   maxConcurrentRuns: { env: 'RXGATE_MAX_CONCURRENT_RUNS', default: '16', schema: positiveInt, doc: 'Background responses and runs in flight at once (429 above); with `RXGATE_REDIS_URL`, across every instance sharing the Redis.' },
+  idempotencyTtlMs: { env: 'RXGATE_IDEMPOTENCY_TTL_MS', default: '86400000', schema: positiveMs, doc: 'How long an `Idempotency-Key` of `POST /v1/runs` is remembered, per key owner (see "Teams").' },
   maxFollowersPerRun: { env: 'RXGATE_MAX_FOLLOWERS_PER_RUN', default: '64', schema: positiveInt, doc: 'Connections that may follow one run\'s or background response\'s events at once (429 above).' },
   retentionMaxItems: { env: 'RXGATE_RETENTION_MAX_ITEMS', default: '10000', schema: positiveInt, doc: 'Stored responses, and finished runs, kept; the oldest are evicted first.' },
   retentionMaxAgeDays: { env: 'RXGATE_RETENTION_MAX_AGE_DAYS', default: '30', schema: z.coerce.number().positive(), doc: 'Stored responses and finished runs older than this are evicted.' },

@@ -23,6 +23,7 @@ import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { sseEvents } from './support/sseEvents.js';
 import { startApp, type TestApp } from './support/startApp.js';
 import { createSilentUpstream } from './support/startRoutedGateway.js';
+import { as, entryOf, teamKeys } from './support/teamKeys.js';
 
 // The README's error-code table is the list of every `code` rxgate sends; each row here has a
 // trigger that provokes that code over real HTTP and reports what the client received.
@@ -238,6 +239,18 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     ),
   missing_required_parameter: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { model: 'm' })),
   invalid_value: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { messages: 'hi' })),
+  invalid_idempotency_key: async () =>
+    envelope(await post(`${(await open()).url}/v1/runs`, { input: 'hi' }, { 'Idempotency-Key': 'with space' })),
+  idempotency_key_mismatch: async () => {
+    const { url } = await open();
+    await post(`${url}/v1/runs`, { input: 'hi' }, { 'Idempotency-Key': 'k1' });
+    return envelope(await post(`${url}/v1/runs`, { input: 'other' }, { 'Idempotency-Key': 'k1' }));
+  },
+  rate_limit_exceeded: async () => {
+    const { url } = await open(undefined, {}, { keys: () => teamKeys(entryOf('once', { rpm: 1 })) });
+    await fetch(`${url}/v1/models`, { headers: as('once') });
+    return envelope(await fetch(`${url}/v1/models`, { headers: as('once') }));
+  },
   invalid_api_key: async () => envelope(await fetch(`${(await open(undefined, { apiKey: 's3cret' })).url}/v1/models`)),
   unknown_url: async () => envelope(await fetch(`${(await open()).url}/v1/nope`)),
   run_not_found: async () => envelope(await fetch(`${(await open()).url}/v1/runs/run_nope`)),

@@ -3,6 +3,8 @@ import { CapacityError } from './CapacityError.js';
 import { ChainTooLongError } from './ChainTooLongError.js';
 import { ConversationTooLargeError } from './ConversationTooLargeError.js';
 import { DeadlineError } from './DeadlineError.js';
+import { InvalidApiKeyError } from './InvalidApiKeyError.js';
+import { KeyLimitError } from './KeyLimitError.js';
 import { InterruptedError } from './InterruptedError.js';
 import { RequestError } from './RequestError.js';
 import { StoreError } from './StoreError.js';
@@ -36,6 +38,9 @@ export function toOpenAIError(error: unknown): OpenAIError {
   if (error instanceof RequestError) {
     return envelope(error.status, error.message, error.type, error.code, error.param);
   }
+  if (error instanceof InvalidApiKeyError) {
+    return envelope(401, error.message, 'invalid_request_error', 'invalid_api_key');
+  }
   if (error instanceof UpstreamsExhaustedError) {
     const { last, retryAfterMs } = error;
     const headers: Record<string, string> = { 'x-should-retry': 'false' };
@@ -63,6 +68,10 @@ export function toOpenAIError(error: unknown): OpenAIError {
   }
   if (error instanceof CapacityError) {
     return envelope(429, error.message, 'rate_limit_error', 'too_many_runs');
+  }
+  if (error instanceof KeyLimitError) {
+    const limited = envelope(429, error.message, 'rate_limit_error', 'rate_limit_exceeded');
+    return { ...limited, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
   }
   if (error instanceof UnavailableResponseError) {
     const param = error.chainOf === undefined ? null : 'previous_response_id';

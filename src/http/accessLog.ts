@@ -9,7 +9,7 @@ import { endRequestSpan } from './endRequestSpan.js';
 export type AccessLog = (req: Request, res: Response, served?: Served) => void;
 
 /**
- * One JSON line per request (method, original path, status, duration, outcome; the interrupt
+ * One JSON line per request (method, original path, status, duration, outcome, the key's id; the interrupt
  * reason and usage so far for a run that ended early) and `rxgate_requests_total`. `served` is
  * what the route resolved to; a request without one (an error, a plain JSON answer) completed
  * if its response was written in full.
@@ -33,6 +33,8 @@ export function createAccessLog(metrics: Metrics): AccessLog {
           status: res.statusCode,
           durationMs: Math.round(durationMs * 1000) / 1000,
           outcome,
+          // The key's id, never the key: a refused request names none, since what it sent identifies nobody.
+          ...(res.statusCode === 401 ? {} : { key: locals.principal.id }),
           ...(early ? { interruptReason: served.interruptReason, usage: served.usage } : {}),
           ...(trace ? { trace_id: traceIdOf(trace) } : {}),
         },

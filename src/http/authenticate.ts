@@ -1,26 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { RequestError } from '../errors/RequestError.js';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
+import { localsOf } from '../pipeline/requestLocals.js';
+import { resolveKey, type KnownKeys } from './keys/resolveKey.js';
 
 /**
- * Requires `Authorization: Bearer <apiKey>`. Both sides are hashed first, so the comparison takes
- * the same time whatever the length or content of the wrong key.
+ * Requires `Authorization: Bearer <key>` with a key of `keys()` (read per request, so that a
+ * reloaded keys file holds from the next request on), and makes its principal the request's.
  */
-export function authenticate(apiKey: string): RequestHandler {
-  const expected = digest(apiKey);
-  return (req, _res, next) => {
-    const match = /^Bearer (.+)$/i.exec(req.get('authorization') ?? '');
-    if (match && timingSafeEqual(digest(match[1]!), expected)) return next();
-    next(
-      new RequestError(
-        401,
-        'invalid or missing API key; send Authorization: Bearer <key>',
-        'invalid_request_error',
-        null,
-        'invalid_api_key',
-      ),
-    );
+export function authenticate(keys: () => KnownKeys): RequestHandler {
+  return (req, res, next) => {
+    localsOf(res).principal = resolveKey(keys(), req.get('authorization'));
+    next();
   };
 }

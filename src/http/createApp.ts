@@ -31,11 +31,16 @@ import { recoverRuns } from '../runs/recoverRuns.js';
 import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
 import { steerRoute } from '../runs/steerRoute.js';
 import type { Coordinator } from '../store/Coordinator.js';
+import type { KeyLimits } from '../store/KeyLimits.js';
 import { LocalCoordinator } from '../store/LocalCoordinator.js';
+import { LocalKeyLimits } from '../store/LocalKeyLimits.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { Store } from '../store/Store.js';
 import { createAccessLog } from './accessLog.js';
 import { authenticate } from './authenticate.js';
+import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
+import { enforceKeyPolicy } from './keys/enforceKeyPolicy.js';
+import type { KnownKeys } from './keys/resolveKey.js';
 import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
 import { metricsRoute } from './metricsRoute.js';
@@ -61,6 +66,7 @@ export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'max
       | 'approvalTimeoutMs'
       | 'jobsGraceMs'
       | 'jobsRefreshMs'
+      | 'idempotencyTtlMs'
     >
   >;
 
@@ -93,6 +99,14 @@ export interface CreateAppOptions {
   readonly coordinator?: Coordinator;
   /** Where spans go (`startTracing`): a server span per request, the agent's runs, model and tool calls below it. Default: `NO_TRACING`. */
   readonly tracing?: Tracing;
+  /**
+   * The keys every /v1 route and `/metrics` require, read per request (a reloaded keys file holds
+   * from the next request on; see `watchKeysFile`). Default: `config.apiKey` as the one admin key
+   * `default`, or none (no authentication) without it.
+   */
+  readonly keys?: () => KnownKeys;
+  /** The counters behind each key's `rpm` and `maxStreams`. Default: this process's (`LocalKeyLimits`); with Redis, `RedisKeyLimits`. */
+  readonly keyLimits?: KeyLimits;
 }
 
 export interface RxgateApp {
@@ -120,13 +134,26 @@ async function recoverInFlight(store: Store, logger: Logger): Promise<number> {
   }
 }
 
-const EXPOSED_HEADERS = ['X-Request-Id', 'X-Rxgate-Upstream', 'X-Should-Retry', 'Retry-After'];
+const constant =
+  <T>(value: T) =>
+  () =>
+    value;
+
+const EXPOSED_HEADERS = ['X-Request-Id', 'X-Rxgate-Upstream', 'X-Should-Retry', 'Retry-After', 'Idempotency-Replayed'];
 
 function corsFor(origins: readonly string[]) {
   return cors({
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Last-Event-ID', 'OpenAI-Organization', 'OpenAI-Project'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'X-Request-Id',
+      'Idempotency-Key',
+      'Last-Event-ID',
+      'OpenAI-Organization',
+      'OpenAI-Project',
+    ],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
     // The preflight is answered by a route of its own below, so that it is logged and counted like any request.
@@ -179,6 +206,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     followers: new Followers(config.maxFollowersPerRun ?? DEFAULTS.maxFollowersPerRun),
     maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes,
     approvalTimeoutMs: config.approvalTimeoutMs ?? DEFAULTS.approvalTimeoutMs,
+    idempotencyTtlMs: config.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
   };
   const jobScheduler = new JobScheduler(stored, {
     graceMs: config.jobsGraceMs ?? DEFAULTS.jobsGraceMs,
@@ -204,13 +232,15 @@ export function createApp(options: CreateAppOptions): RxgateApp {
 
   app.get('/health', mount(healthRoute));
   app.get('/health/ready', mount(readinessRoute(readiness)));
-  const guard: RequestHandler = config.apiKey ? authenticate(config.apiKey) : (_req, _res, next) => next();
+  const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
+  const guard: RequestHandler = keys ? authenticate(keys) : (_req, _res, next) => next();
   app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();
   v1.use(guard);
   // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
   v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
+  if (keys) v1.use(enforceKeyPolicy(options.keyLimits ?? new LocalKeyLimits(), metrics, config.modelId));
   const startedAt = Date.now();
   const models = advertisedModels(agent, config.modelId);
   const knownModel = requireKnownModel(models);

@@ -1,6 +1,8 @@
 import { modelNotFound } from '../errors/modelNotFound.js';
 import type { RequestError } from '../errors/RequestError.js';
+import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { mayUseModel } from '../principal.js';
 import type { AdvertisedModels } from './advertisedModels.js';
 
 function modelObject(modelId: string, startedAt: number) {
@@ -14,22 +16,27 @@ export function unadvertisedModel(id: string, models: AdvertisedModels): Request
   return modelNotFound(id, `${listed.map((name) => `'${name}'`).join(', ')} (${setting})`);
 }
 
-/** `GET /v1/models`: the models rxgate advertises (`advertisedModels`), in OpenAI's list shape. */
+/** `GET /v1/models`: the models rxgate advertises (`advertisedModels`) that the request's key may use, in OpenAI's list shape. */
 export function modelsRoute(models: AdvertisedModels, startedAt: number): RouteHandler {
   return (_req, res) => {
-    res.json({ object: 'list', data: models.list().map((id) => modelObject(id, startedAt)) });
+    const { principal } = localsOf(res);
+    const data = models
+      .list()
+      .filter((id) => mayUseModel(principal, id))
+      .map((id) => modelObject(id, startedAt));
+    res.json({ object: 'list', data });
   };
 }
 
 /**
- * `GET /v1/models/{id}`: an advertised model, or a 404 as OpenAI answers for a model it does not
- * have. Mounted on `/models/*id`, since a model id may hold slashes (`org/model`).
+ * `GET /v1/models/{id}`: an advertised model the request's key may use, or a 404 as OpenAI answers
+ * for a model it does not have. Mounted on `/models/*id`, since a model id may hold slashes (`org/model`).
  */
 export function retrieveModelRoute(models: AdvertisedModels, startedAt: number): RouteHandler {
   return (req, res) => {
     const segments = req.params.id as string | string[];
     const id = Array.isArray(segments) ? segments.join('/') : segments;
-    if (!models.list().includes(id)) throw unadvertisedModel(id, models);
+    if (!models.list().includes(id) || !mayUseModel(localsOf(res).principal, id)) throw unadvertisedModel(id, models);
     res.json(modelObject(id, startedAt));
   };
 }

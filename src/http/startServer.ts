@@ -9,11 +9,14 @@ import { ConfigError } from '../errors/ConfigError.js';
 import { answerClientError } from './answerClientError.js';
 import { createApp } from './createApp.js';
 import type { Tracing } from '../tracing/Tracing.js';
+import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
+import { watchKeysFile } from './keys/watchKeysFile.js';
 import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import { Readiness, type ReadinessCheck } from '../health/readiness.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { Coordinator } from '../store/Coordinator.js';
+import type { KeyLimits } from '../store/KeyLimits.js';
 import type { Store } from '../store/Store.js';
 import type { PipelineOperators } from '../chat/pipelineOperators.js';
 
@@ -28,6 +31,8 @@ export interface RunningServer {
    * rest with `Server shutting down` and resolves once every response has ended.
    */
   shutdown(graceMs?: number): Promise<void>;
+  /** Reads `RXGATE_KEYS_FILE` again (the CLI calls it on SIGHUP); nothing without one. */
+  reloadKeys(): void;
 }
 
 export interface StartServerOptions {
@@ -46,16 +51,18 @@ export interface StartServerOptions {
   readonly coordinator?: Coordinator;
   /** Where spans go; see `createApp`. The caller shuts it down (flushing its spans) after shutdown. */
   readonly tracing?: Tracing;
+  /** Goes with `store` when several instances share it; see `createApp`. */
+  readonly keyLimits?: KeyLimits;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/i;
 
 /** Without an API key, anything that is not loopback would hand the agent (and its bill) to the network. */
-export function assertSafeExposure({ host, apiKey }: Pick<Config, 'host' | 'apiKey'>): void {
-  if (!apiKey?.trim() && !LOOPBACK.test(host)) {
+export function assertSafeExposure({ host, apiKey, keysFile }: Pick<Config, 'host' | 'apiKey'> & Partial<Pick<Config, 'keysFile'>>): void {
+  if (!apiKey?.trim() && !keysFile && !LOOPBACK.test(host)) {
     throw new ConfigError(
       `refusing to listen on ${host} without an API key: anyone who can reach it could run the agent. ` +
-        'Set RXGATE_API_KEY, or bind to 127.0.0.1.',
+        'Set RXGATE_API_KEY or RXGATE_KEYS_FILE, or bind to 127.0.0.1.',
     );
   }
 }
@@ -70,10 +77,15 @@ export async function startServer({
   store,
   coordinator,
   tracing,
+  keyLimits,
 }: StartServerOptions): Promise<RunningServer> {
   assertSafeExposure(config);
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
+  const watched = config.keysFile
+    ? watchKeysFile(config.keysFile, logger, config.apiKey ? apiKeyAsKeys(config.apiKey) : undefined)
+    : undefined;
+  const keys = watched && (() => watched.current());
   const { app, activeRuns, jobScheduler, recovered } = createApp({
     agent,
     config,
@@ -84,6 +96,8 @@ export async function startServer({
     store,
     coordinator,
     tracing,
+    keys,
+    keyLimits,
   });
   await recovered;
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
@@ -115,8 +129,10 @@ export async function startServer({
       await activeRuns.stopAll(InterruptReason.shuttingDown);
       server.closeIdleConnections();
       await Promise.race([closed, delay(1000).then(() => server.closeAllConnections())]);
+      watched?.close();
       logger.info('shut down');
     })());
 
-  return { server, url: `http://${host}:${port}`, activeRuns, readiness, shutdown };
+  const reloadKeys = () => watched?.reload();
+  return { server, url: `http://${host}:${port}`, activeRuns, readiness, shutdown, reloadKeys };
 }

@@ -16,6 +16,18 @@ export function createMetrics() {
       labelNames: ['route'] as const,
       registers,
     }),
+    keyRequests: new Counter({
+      name: 'rxgate_key_requests_total',
+      help: 'Authenticated requests, by key id.',
+      labelNames: ['key'] as const,
+      registers,
+    }),
+    keyInFlight: new Gauge({
+      name: 'rxgate_key_in_flight',
+      help: 'Agent requests and detached runs in flight, by key id.',
+      labelNames: ['key'] as const,
+      registers,
+    }),
     inFlightRuns: new Gauge({ name: 'rxgate_in_flight_runs', help: 'Background runs in progress.', registers }),
     requests: new Counter({
       name: 'rxgate_requests_total',

@@ -13,6 +13,11 @@ export interface RequestLocals {
   principal: Principal;
   /** The request's server span, for the spans below it; undefined with tracing off. */
   trace: RunTrace | undefined;
+  /**
+   * Set for an agent request of a key (chat completions, responses, runs): a detached run it
+   * started keeps the key's stream slot (`maxStreams`) until `ended` settles, not only until the response closes.
+   */
+  keepSlotUntil?: (ended: Promise<void>) => void;
 }
 
 export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;

@@ -7,7 +7,6 @@ export function sendError(res: Response, error: unknown): void {
     res.destroy();
     return;
   }
-  const { status, body, headers } = toOpenAIError(error);
-  if (headers) res.set(headers);
-  res.status(status).json(body);
+  const { status, body, headers = {} } = toOpenAIError(error);
+  res.status(status).set(headers).json(body);
 }

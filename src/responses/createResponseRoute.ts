@@ -1,6 +1,7 @@
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { assertResponseOwner } from './assertResponseOwner.js';
 import { followedResponse } from './followedResponse.js';
 import { respondResponse } from './respondResponse.js';
 import { parseResponseRequest } from './responseRequest.js';
@@ -13,7 +14,11 @@ import { streamResponse } from './streamResponse.js';
 export function createResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const request = parseResponseRequest(req.body);
+    const { principal } = localsOf(res);
+    if (request.previousResponseId)
+      await assertResponseOwner(context.store, request.previousResponseId, principal, request.previousResponseId);
     const turn = await createResponseTurn(request, context.store, {
+      owner: principal.id,
       defaultModel: context.defaultModel,
       serverToolNames: context.agent.serverToolNames ?? [],
       maxConversationBytes: context.maxConversationBytes,
@@ -22,6 +27,7 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
     if (!request.background) return request.stream ? streamResponse(req, res, turn, context) : respondResponse(req, res, turn, context);
     const snapshot = turn.draft.snapshot('queued');
     const run = await startBackgroundResponse(turn, context);
+    localsOf(res).keepSlotUntil?.(run.ended);
     if (!request.stream) {
       res.json(snapshot);
       return;

@@ -21,6 +21,8 @@ export interface ResponseTurn {
 }
 
 export interface ResponseTurnOptions {
+  /** Who the response is stored as made by (a principal id). */
+  readonly owner: string;
   /** The model a request that names none gets. */
   readonly defaultModel: string;
   /** The agent's own tools, which a client tool may not be named after. */
@@ -100,7 +102,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
         tool_call_id: call.id,
         content: draft.outcomeOf(call.id) ?? 'Error: no result',
       }));
-      await store.responses.save(response, [...input, ...resumed, answer]);
+      await store.responses.save(response, [...input, ...resumed, answer], options.owner);
       if (response.status !== 'in_progress' && response.status !== 'queued') await store.enforceRetention();
     },
   };

@@ -3,7 +3,9 @@ import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
 import { RequestError } from '../errors/RequestError.js';
 import { UnavailableResponseError } from '../errors/UnavailableResponseError.js';
+import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { assertResponseOwner } from './assertResponseOwner.js';
 import { followedResponse } from './followedResponse.js';
 import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from './responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
@@ -33,6 +35,7 @@ const idOf = (params: Record<string, string | string[]>): string => String(param
 export function retrieveResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const id = idOf(req.params);
+    await assertResponseOwner(context.store, id, localsOf(res).principal);
     const response = await currentResponse(context, id);
     if (req.query.stream !== 'true') {
       res.json(response);
@@ -56,6 +59,7 @@ export function retrieveResponseRoute(context: ResponsesContext): RouteHandler {
 export function cancelResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const id = idOf(req.params);
+    await assertResponseOwner(context.store, id, localsOf(res).principal);
     const response = await currentResponse(context, id);
     if (!response.background) {
       throw new RequestError(
@@ -75,6 +79,7 @@ export function cancelResponseRoute(context: ResponsesContext): RouteHandler {
 export function deleteResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const id = idOf(req.params);
+    await assertResponseOwner(context.store, id, localsOf(res).principal);
     const response = await currentResponse(context, id);
     if (response.background && isUnfinished(response)) await stopDetached(context, id, 'response', stopOptions(context, id));
     await context.store.responses.delete(id);
@@ -90,6 +95,7 @@ export function deleteResponseRoute(context: ResponsesContext): RouteHandler {
 export function inputItemsRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const id = idOf(req.params);
+    await assertResponseOwner(context.store, id, localsOf(res).principal);
     const stored = await context.store.responses.get<ResponseObject>(id);
     if (stored?.kind !== 'response') throw new UnavailableResponseError(id, stored?.tombstone);
     res.json(toListPage(storedInputItems(id, stored.turn), req.query));

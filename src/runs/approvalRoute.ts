@@ -8,6 +8,7 @@ import { localsOf } from '../pipeline/requestLocals.js';
 import type { LoggedEvent } from '../store/EventLog.js';
 import { parseApprovalRequest } from './approvalRequest.js';
 import { toApprovalResolved, type ApprovalResolvedEvent } from './approvalResolved.js';
+import { assertRunOwner } from './assertRunOwner.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
 import type { RunObject } from './runObject.js';
@@ -94,6 +95,7 @@ export const approvalRoute =
   async (req, res) => {
     const { approvalId, choice, reason } = parseApprovalRequest(req.body);
     const id = idOf(req.params);
+    await assertRunOwner(context, id, localsOf(res).principal);
     const answer: ApprovalAnswer = { approvalId, choice, ...(reason ? { reason } : {}), by: 'api', requestId: localsOf(res).requestId };
     const inputs = context.detached.get<RunObject>(id, 'run')?.inputs;
     const { status, body } = inputs

@@ -1,5 +1,6 @@
 import { RequestError } from '../errors/RequestError.js';
 import type { RunObject } from './runObject.js';
+import { runNotFound } from './runNotFound.js';
 import type { RunsContext } from './runsContext.js';
 import { shownRun } from './shownRun.js';
 import { storedOutput } from './storedOutput.js';
@@ -16,7 +17,7 @@ export async function currentRun(context: RunsContext, id: string): Promise<RunO
   const live = context.detached.snapshot<RunObject>(id, 'run');
   if (live) return live;
   const run = await context.store.runs.get<RunObject>(id);
-  if (!run) throw new RequestError(404, `run '${id}' not found`, 'not_found_error', null, 'run_not_found');
+  if (!run) throw runNotFound(id);
   if (!isUnfinished(run)) return shownRun(run);
   const stopping = await context.detached.coordinator.stopRequested(id);
   const shown = shownRun({ ...run, output: await storedOutput(context.store.events, id) });

@@ -4,6 +4,8 @@ import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { assertRunOwner } from './assertRunOwner.js';
+import { claimRunId } from './claimRunId.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
 import type { RunObject } from './runObject.js';
@@ -15,11 +17,27 @@ const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.
 
 export const idOf = (params: Record<string, string | string[]>): string => String(params.id);
 
-/** `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. */
+/**
+ * `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. With an
+ * `Idempotency-Key` the key's owner used before for the same request, the run it started, and
+ * `Idempotency-Replayed: true`; used for another request, 422.
+ */
 export const createRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
-    const run = await startRun(parseRunRequest(req.body), context, localsOf(res).trace);
+    const locals = localsOf(res);
+    const request = parseRunRequest(req.body);
+    const { id, replayed } = await claimRunId(req, context, locals.principal.id);
+    if (replayed) {
+      const stored = await context.store.runs.get<RunObject>(id);
+      res
+        .set('Idempotency-Replayed', 'true')
+        .status(202)
+        .json({ run_id: id, status: stored?.status ?? 'queued' });
+      return;
+    }
+    const run = await startRun(request, context, locals.principal.id, id, locals.trace);
+    locals.keepSlotUntil?.(run.ended);
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };
 
@@ -27,7 +45,9 @@ export const createRunRoute =
 export const retrieveRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
-    res.json(await currentRun(context, idOf(req.params)));
+    const id = idOf(req.params);
+    await assertRunOwner(context, id, localsOf(res).principal);
+    res.json(await currentRun(context, id));
   };
 
 /** `GET /v1/runs/{id}/events`: every event after `Last-Event-ID` (or `?after=`), then the live ones; leaving does not stop the run. */
@@ -35,6 +55,7 @@ export const runEventsRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
     const id = idOf(req.params);
+    await assertRunOwner(context, id, localsOf(res).principal);
     const run = await currentRun(context, id);
     const header = req.get('last-event-id');
     const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
@@ -51,6 +72,7 @@ export const stopRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
     const id = idOf(req.params);
+    await assertRunOwner(context, id, localsOf(res).principal);
     const run = await currentRun(context, id);
     if (!context.detached.get(id, 'run') && !isUnfinished(run)) throw runNotRunning(run, 'only a running run can be stopped');
     const isSettled = async () => {

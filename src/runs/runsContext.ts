@@ -5,4 +5,6 @@ import type { ServingContext } from '../pipeline/servingContext.js';
 export interface RunsContext extends ServingContext, DetachedContext {
   /** `RXGATE_APPROVAL_TIMEOUT_MS`: how long a call waits for a person's approval before it is denied. */
   readonly approvalTimeoutMs: number;
+  /** `RXGATE_IDEMPOTENCY_TTL_MS`: how long an `Idempotency-Key` of `POST /v1/runs` is remembered. */
+  readonly idempotencyTtlMs: number;
 }

@@ -16,6 +16,9 @@ import { toRunEvents } from './toRunEvents.js';
 import type { RunTrace } from '../tracing/RunTrace.js';
 import { traceIdOf } from '../tracing/traceIdOf.js';
 
+/** A new run id, `run_` and 32 hex digits. */
+export const newRunId = (): string => `run_${randomUUID().replaceAll('-', '')}`;
+
 const now = () => Math.floor(Date.now() / 1000);
 
 const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApproval => ({
@@ -27,7 +30,7 @@ const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApp
 });
 
 /**
- * Starts a run detached from any connection. Its status follows the run (`queued`, `running`,
+ * Starts a run detached from any connection, owned by `owner` (a principal id). Its status follows the run (`queued`, `running`,
  * then `completed`, `failed` or `cancelled`) and is stored at each step; its events are logged
  * for `GET /v1/runs/{id}/events`. A stop ends it `cancelled`; shutdown ends it `failed` with the
  * reason. People's approvals and steers reach it through its `RunInputs`; while calls wait for an
@@ -36,9 +39,10 @@ const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApp
 export async function startRun(
   request: RunRequest,
   { agent, store, detached, defaultModel, approvalTimeoutMs }: RunsContext,
+  owner: string,
+  id = newRunId(),
   trace?: RunTrace,
 ): Promise<DetachedRun<RunObject>> {
-  const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
   let run: RunObject = {
     id,
@@ -84,7 +88,7 @@ export async function startRun(
   };
   const started = await detached.start<RunObject>(id, {
     kind: 'run',
-    saveStart: () => store.runs.save(update({ status: 'running', started_at: now() })),
+    saveStart: () => store.runs.save(update({ status: 'running', started_at: now() }), owner),
     events$: (lifecycle) =>
       defer(() =>
         agent.run(

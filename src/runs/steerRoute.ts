@@ -1,4 +1,6 @@
+import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { assertRunOwner } from './assertRunOwner.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import type { RunObject } from './runObject.js';
 import { idOf } from './runRoutes.js';
@@ -15,6 +17,7 @@ export const steerRoute =
   async (req, res) => {
     const input = parseSteerRequest(req.body);
     const id = idOf(req.params);
+    await assertRunOwner(context, id, localsOf(res).principal);
     // A run that is ending here takes no more steers: it is answered as the finished run it is about to be.
     const taken = context.detached.get<RunObject>(id, 'run')?.inputs?.steer(input) ?? false;
     if (!taken) {

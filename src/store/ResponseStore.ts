@@ -16,7 +16,13 @@ export type StoredResponse<R extends ResponseRecord = ResponseRecord> =
 /** Stored responses, each with its turn (the input it was given and the answer), chained by `previous_response_id`. */
 export interface ResponseStore {
   /** Stores the response with its turn, and the bytes of its whole chain's turns (see `conversationBytes`). */
-  save(response: ResponseRecord, turn: readonly ChatMessage[]): Promise<void>;
+  /** `owner`, the principal id that made the response, is kept from the first save that gives it, and outlives the response in its tombstone. */
+  save(response: ResponseRecord, turn: readonly ChatMessage[], owner?: string): Promise<void>;
+  /**
+   * Who made response `id`, kept as long as its tombstone (`DEFAULT_OWNER` for one stored before
+   * owners were), or undefined when nothing is known of it. The same reads whether it is there or not, whoever made it.
+   */
+  owner(id: string): Promise<string | undefined>;
   /** The bytes of the stored turns of the chain ending at `id`, none parsed; undefined when there is no such response. */
   conversationBytes(id: string): Promise<number | undefined>;
   /** `R` is the shape the caller stored. */

@@ -6,7 +6,13 @@ export interface RunRecord {
 
 /** Runs, by id, as the JSON `GET /v1/runs/{id}` answers. */
 export interface RunStore {
-  save(run: RunRecord): Promise<void>;
+  /** `owner`, the principal id that made the run, is kept from the first save that gives it; later saves need not repeat it. */
+  save(run: RunRecord, owner?: string): Promise<void>;
+  /**
+   * Who made run `id` (`DEFAULT_OWNER` for a run stored before owners were), or undefined when
+   * there is no such run. The same reads whether the run is there or not, whoever made it.
+   */
+  owner(id: string): Promise<string | undefined>;
   /** `R` is the shape the caller stored. */
   get<R extends RunRecord>(id: string): Promise<R | undefined>;
   /** The runs still queued or running that no live process owns: what a dead one left in flight. */

@@ -1,5 +1,6 @@
 import type { EventLog } from './EventLog.js';
 import type { JobStore } from './JobStore.js';
+import type { IdempotencyStore } from './IdempotencyStore.js';
 import type { ResponseStore } from './ResponseStore.js';
 import type { RunStore } from './RunStore.js';
 
@@ -14,6 +15,8 @@ export interface Store {
   readonly events: EventLog;
   /** Scheduled jobs (the jobs API) and their fires. */
   readonly jobs: JobStore;
+  /** `Idempotency-Key` records, per owner. */
+  readonly idempotency: IdempotencyStore;
   /** Evicts what the retention policy no longer keeps; called after something settles. Returns how many items went. */
   enforceRetention(): Promise<number>;
   /** Undefined when writes go through, else why not (for the readiness check). */

@@ -1,7 +1,9 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Coordinator } from './Coordinator.js';
+import type { KeyLimits } from './KeyLimits.js';
 import { RedisCoordinator } from './redis/RedisCoordinator.js';
+import { RedisKeyLimits } from './redis/RedisKeyLimits.js';
 import { RedisStore } from './redis/RedisStore.js';
 import { retentionPolicy } from './retentionPolicy.js';
 import { SqliteStore } from './sqlite/SqliteStore.js';
@@ -12,6 +14,8 @@ export interface ConfiguredStore {
   readonly store: Store;
   /** Undefined for SQLite: the app coordinates its one process itself. */
   readonly coordinator?: Coordinator;
+  /** Undefined for SQLite: the app counts its one process's key limits itself. */
+  readonly keyLimits?: KeyLimits;
   /** Closes the coordinator (its lease then lapses), then the store. */
   close(): Promise<void>;
 }
@@ -53,6 +57,7 @@ export async function openConfiguredStore(config: StoreSettings, logger: Logger)
   return {
     store,
     coordinator,
+    keyLimits: new RedisKeyLimits(store.redis, store.keys, config.redisLeaseMs),
     close: async () => {
       await coordinator.close();
       await store.close();

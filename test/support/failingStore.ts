@@ -27,6 +27,7 @@ export function failingStore(store: Store, failing: (call: string) => boolean = 
     runs: guard(store.runs, 'runs'),
     events: guard(store.events, 'events'),
     jobs: guard(store.jobs, 'jobs'),
+    idempotency: guard(store.idempotency, 'idempotency'),
     enforceRetention: () => guard(store, 'store').enforceRetention(),
     checkWritable: async () => (failing('store.checkWritable') ? 'disk I/O error (injected)' : store.checkWritable()),
     close: () => store.close(),

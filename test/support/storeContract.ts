@@ -64,6 +64,27 @@ export function describeStoreContract(name: string, open: (retention?: Retention
       await expect(responses.conversation(previous!)).rejects.toBeInstanceOf(ChainTooLongError);
     }, 60_000);
 
+    it("keeps who made a run or a response from its first save on, through a tombstone; without one it is default's", async () => {
+      const { runs, responses } = await store();
+      await runs.save({ id: 'run_o', status: 'running' }, 'team-a');
+      await runs.save({ id: 'run_o', status: 'completed' });
+      await runs.save({ id: 'run_old', status: 'completed' });
+      expect([await runs.owner('run_o'), await runs.owner('run_old'), await runs.owner('run_missing')]).toEqual([
+        'team-a',
+        'default',
+        undefined,
+      ]);
+      await responses.save(response('resp_o', null, 'in_progress'), turn('one'), 'team-a');
+      await responses.save(response('resp_o'), turn('one'), 'team-b');
+      await responses.save(response('resp_old'), turn('one'));
+      await responses.delete('resp_o');
+      expect([await responses.owner('resp_o'), await responses.owner('resp_old'), await responses.owner('resp_missing')]).toEqual([
+        'team-a',
+        'default',
+        undefined,
+      ]);
+    });
+
     it('stores runs and lists the unfinished ones', async () => {
       const runs = (await store()).runs;
       await runs.save({ id: 'run_a', status: 'running' });

@@ -7,6 +7,7 @@ import type { RetentionPolicy } from '../retentionPolicy.js';
 import { claimOrphans, ownedBy, type Claimant } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
 import { indexedSave } from './indexedSave.js';
+import { readOwner } from './readOwner.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
 
@@ -24,8 +25,10 @@ if ARGV[1] == '1' then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   redis.call('PEXPIRE', KEYS[3], ARGV[2])
   redis.call('SET', KEYS[2], 'evicted', 'PX', ARGV[3])
+  redis.call('PEXPIRE', KEYS[4], ARGV[3])
 else
   redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[4])
 end
 return redis.call('HGET', KEYS[1], 'created')`;
 
@@ -34,6 +37,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[2]) == 1 the
 ${ownedBy(9)}
 redis.call('HSET', KEYS[1], 'body', ARGV[4], 'status', ARGV[5], 'turn', ARGV[6], 'previous', ARGV[7], 'bytes', ARGV[8], 'owner', ARGV[9])
 redis.call('HSETNX', KEYS[1], 'created', ARGV[10])
+if ARGV[11] ~= '' then redis.call('SET', KEYS[4], ARGV[11], 'NX') end
 ${EXPIRY}`;
 
 const REPLACE = `
@@ -46,11 +50,12 @@ const BURY = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('DEL', KEYS[1], KEYS[3])
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[4], ARGV[2])
 return 1`;
 
 /**
  * Stored responses in Redis: a hash per response (`body`, `status`, `turn`, `previous`, `bytes`:
- * its chain's turn bytes, `owner`, `created`), a `tombstone` key beside it, and the indexes
+ * its chain's turn bytes, `owner`, `created`), a `tombstone` key and the `principal` that made it beside it, and the indexes
  * retention and recovery read. Chains are walked link by link, from whichever instance stored them.
  * A save by an instance whose response another one claimed (its lease had lapsed) is dropped: the
  * claimant's `failed` stands.
@@ -64,7 +69,7 @@ export class RedisResponseStore implements ResponseStore {
   ) {}
 
   #itemKeys(id: string): string[] {
-    return [this.keys.response(id), this.keys.tombstone(id), this.keys.events(id)];
+    return [this.keys.response(id), this.keys.tombstone(id), this.keys.events(id), this.keys.principal(id)];
   }
 
   #expiryArgs(status: string): string[] {
@@ -72,7 +77,7 @@ export class RedisResponseStore implements ResponseStore {
     return [UNFINISHED_RESPONSE.has(status) ? '0' : '1', String(maxAgeMs), String(maxAgeMs * TOMBSTONE_AGES)];
   }
 
-  save(response: ResponseRecord, turn: readonly ChatMessage[]): Promise<void> {
+  save(response: ResponseRecord, turn: readonly ChatMessage[], owner?: string): Promise<void> {
     return redisCall('save a response', async () => {
       const turnJson = JSON.stringify(turn);
       const previous = response.previous_response_id;
@@ -89,10 +94,17 @@ export class RedisResponseStore implements ResponseStore {
             String(bytes),
             this.self.id,
             String(Date.now()),
+            owner ?? '',
           ],
         }),
       );
     });
+  }
+
+  owner(id: string): Promise<string | undefined> {
+    return redisCall('read a response', () =>
+      readOwner(this.redis, this.keys.principal(id), [this.keys.response(id), this.keys.tombstone(id)]),
+    );
   }
 
   conversationBytes(id: string): Promise<number | undefined> {
@@ -140,9 +152,8 @@ export class RedisResponseStore implements ResponseStore {
   /** Leaves a tombstone saying why in place of the response (and its log); false when there was none. */
   async bury(id: string, why: Tombstone): Promise<boolean> {
     const { keys } = this;
-    const [response, tombstone, events] = this.#itemKeys(id) as [string, string, string];
     const buried = await this.redis.eval(BURY, {
-      keys: [response, tombstone, events],
+      keys: this.#itemKeys(id),
       arguments: [why, String(this.retention.maxAgeMs * TOMBSTONE_AGES)],
     });
     if (buried !== 1) return false;

@@ -3,6 +3,7 @@ import type { RunRecord, RunStore } from '../RunStore.js';
 import { claimOrphans, ownedBy, type Claimant } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
 import { indexedSave } from './indexedSave.js';
+import { readOwner } from './readOwner.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
 
@@ -12,17 +13,20 @@ const UNFINISHED_RUN = new Set(['queued', 'running']);
 const SAVE = `${ownedBy(1)}
 redis.call('HSET', KEYS[1], 'body', ARGV[2], 'status', ARGV[3], 'owner', ARGV[1])
 redis.call('HSETNX', KEYS[1], 'created', ARGV[4])
+if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'NX') end
 if ARGV[5] == '1' then
   redis.call('PEXPIRE', KEYS[1], ARGV[6])
   redis.call('PEXPIRE', KEYS[2], ARGV[6])
+  redis.call('PEXPIRE', KEYS[3], ARGV[6])
 else
   redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[3])
 end
 return redis.call('HGET', KEYS[1], 'created')`;
 
 /**
  * Runs in Redis, one hash per run (`body`, `status`, `owner`: the instance that saved it,
- * `claims`: how often a sweeper took it over, `created`). A finished run and its event log expire after the retention's age; the `unfinished`
+ * `claims`: how often a sweeper took it over, `created`), and beside it the `principal` that made it. A finished run and its event log expire after the retention's age; the `unfinished`
  * set lists the others, and the `settled` index lets retention trim by count. A save by an
  * instance whose run another one claimed (its lease had lapsed) is dropped: the claimant's
  * `failed` stands.
@@ -35,13 +39,13 @@ export class RedisRunStore implements RunStore {
     private readonly self: Claimant,
   ) {}
 
-  save(run: RunRecord): Promise<void> {
+  save(run: RunRecord, owner?: string): Promise<void> {
     return redisCall('save a run', async () => {
       const { redis, keys, retention } = this;
       const unfinished = UNFINISHED_RUN.has(run.status);
       await indexedSave(redis, keys, 'runs', run.id, unfinished, () =>
         redis.eval(SAVE, {
-          keys: [keys.run(run.id), keys.events(run.id)],
+          keys: [keys.run(run.id), keys.events(run.id), keys.principal(run.id)],
           arguments: [
             this.self.id,
             JSON.stringify(run),
@@ -49,10 +53,15 @@ export class RedisRunStore implements RunStore {
             String(Date.now()),
             unfinished ? '0' : '1',
             String(retention.maxAgeMs),
+            owner ?? '',
           ],
         }),
       );
     });
+  }
+
+  owner(id: string): Promise<string | undefined> {
+    return redisCall('read a run', () => readOwner(this.redis, this.keys.principal(id), [this.keys.run(id), this.keys.run(id)]));
   }
 
   get<R extends RunRecord>(id: string): Promise<R | undefined> {

@@ -9,6 +9,7 @@ import { connectRedis, isCluster, type RedisClient, type RedisTarget } from './c
 import type { Claimant } from './claimOrphans.js';
 import { onePassAtATime } from './onePassAtATime.js';
 import { redisCall } from './redisCall.js';
+import { RedisIdempotencyStore } from './RedisIdempotencyStore.js';
 import { RedisEventLog } from './RedisEventLog.js';
 import { RedisJobStore } from './RedisJobStore.js';
 import { RedisKeys } from './redisKeys.js';
@@ -38,6 +39,7 @@ export class RedisStore implements Store {
   readonly runs: RedisRunStore;
   readonly events: RedisEventLog;
   readonly jobs: RedisJobStore;
+  readonly idempotency: RedisIdempotencyStore;
   readonly keys: RedisKeys;
   /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
   readonly claimant: Claimant;
@@ -56,6 +58,7 @@ export class RedisStore implements Store {
     this.claimant = { id: instanceId, runsItsOwn: false };
     this.responses = new RedisResponseStore(redis, this.keys, retention, this.claimant);
     this.runs = new RedisRunStore(redis, this.keys, retention, this.claimant);
+    this.idempotency = new RedisIdempotencyStore(redis, this.keys);
     this.events = new RedisEventLog(redis, this.keys, this.#watcher, instanceId);
     this.jobs = new RedisJobStore(redis, this.keys);
   }
@@ -112,7 +115,7 @@ export class RedisStore implements Store {
       if (responses.length > 0) await redis.zRem(keys.settled('responses'), responses);
       const runs = await expired('runs');
       if (runs.length > 0) {
-        await Promise.all(runs.map((id) => redis.del([keys.run(id), keys.events(id)])));
+        await Promise.all(runs.map((id) => redis.del([keys.run(id), keys.events(id), keys.principal(id)])));
         await redis.zRem(keys.settled('runs'), runs);
       }
       // Tombstones are small but not free: ten times as many as responses, the oldest go first.

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The names of rxgate's keys under `prefix`. Everything of one run or response carries its id as
  * a hash tag (`{run_...}`), so that it lives in one slot of a Redis Cluster; the indexes that span
@@ -17,6 +19,11 @@ export class RedisKeys {
   /** Why a response is gone ('evicted' or 'deleted'); set when it settles, so that it outlives the response's own TTL. */
   tombstone(id: string): string {
     return `${this.prefix}{${id}}:tombstone`;
+  }
+
+  /** Who made run or response `id` (a principal id): beside the item, and for a response as long as its tombstone. */
+  principal(id: string): string {
+    return `${this.prefix}{${id}}:principal`;
   }
 
   events(streamId: string): string {
@@ -86,6 +93,21 @@ export class RedisKeys {
   /** The ids of every job, scored by when it was made. */
   jobs(): string {
     return `${this.prefix}jobs`;
+  }
+
+  /** The times of a key's requests in the last minute (its `rpm`). */
+  keyRequests(keyId: string): string {
+    return `${this.prefix}key:{${keyId}}:requests`;
+  }
+
+  /** A key's stream slots in flight (its `maxStreams`), scored by when each lapses unless renewed. */
+  keyStreams(keyId: string): string {
+    return `${this.prefix}key:{${keyId}}:streams`;
+  }
+
+  /** The record of `owner`'s `Idempotency-Key` `key` (the key is hashed: it is the client's, of any visible characters). */
+  idempotency(owner: string, key: string): string {
+    return `${this.prefix}idempotency:${owner}:${createHash('sha256').update(key).digest('hex')}`;
   }
 
   readyProbe(): string {

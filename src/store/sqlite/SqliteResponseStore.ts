@@ -3,6 +3,7 @@ import type { ChatMessage } from '../../agent/agent.js';
 import { ChainTooLongError } from '../../errors/ChainTooLongError.js';
 import { ConversationTooLargeError } from '../../errors/ConversationTooLargeError.js';
 import { UnavailableResponseError, type Tombstone } from '../../errors/UnavailableResponseError.js';
+import { DEFAULT_OWNER } from '../../principal.js';
 import type { ResponseRecord, ResponseStore, StoredResponse } from '../ResponseStore.js';
 import { storeCall, type WriteHealth } from './storeCall.js';
 
@@ -28,17 +29,19 @@ export class SqliteResponseStore implements ResponseStore {
   readonly #link: Database.Statement;
   readonly #storedBytes: Database.Statement;
   readonly #walkedBytes: Database.Statement;
+  readonly #owner: Database.Statement;
 
   constructor(
     db: Database.Database,
     private readonly health: WriteHealth,
   ) {
     this.#upsert = db.prepare(
-      `INSERT INTO responses (id, created_at, status, previous_response_id, body, turn, conversation_bytes)
-       VALUES (@id, @created_at, @status, @previous_response_id, @body, @turn, @conversation_bytes)
+      `INSERT INTO responses (id, created_at, status, previous_response_id, body, turn, conversation_bytes, owner)
+       VALUES (@id, @created_at, @status, @previous_response_id, @body, @turn, @conversation_bytes, @owner)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body, turn = excluded.turn,
-         conversation_bytes = excluded.conversation_bytes WHERE tombstone IS NULL`,
+         conversation_bytes = excluded.conversation_bytes, owner = coalesce(responses.owner, excluded.owner) WHERE tombstone IS NULL`,
     );
+    this.#owner = db.prepare('SELECT coalesce(owner, ?) FROM responses WHERE id = ?').pluck();
     this.#select = db.prepare('SELECT tombstone, body, turn, previous_response_id FROM responses WHERE id = ?');
     this.#bury = db.prepare('UPDATE responses SET tombstone = ?, body = NULL, turn = NULL WHERE id = ? AND tombstone IS NULL');
     this.#replace = db.prepare('UPDATE responses SET status = @status, body = @body WHERE id = @id AND tombstone IS NULL');
@@ -59,11 +62,15 @@ export class SqliteResponseStore implements ResponseStore {
       .pluck();
   }
 
-  save(response: ResponseRecord, turn: readonly ChatMessage[]): Promise<void> {
-    return this.health.write('save a response', () => this.#save(response, turn));
+  save(response: ResponseRecord, turn: readonly ChatMessage[], owner?: string): Promise<void> {
+    return this.health.write('save a response', () => this.#save(response, turn, owner));
   }
 
-  #save(response: ResponseRecord, turn: readonly ChatMessage[]): void {
+  owner(id: string): Promise<string | undefined> {
+    return storeCall('read a response', () => this.#owner.get(DEFAULT_OWNER, id) as string | undefined);
+  }
+
+  #save(response: ResponseRecord, turn: readonly ChatMessage[], owner: string | undefined): void {
     const turnJson = JSON.stringify(turn);
     const previous = response.previous_response_id;
     this.#upsert.run({
@@ -74,6 +81,7 @@ export class SqliteResponseStore implements ResponseStore {
       body: JSON.stringify(response),
       turn: turnJson,
       conversation_bytes: Buffer.byteLength(turnJson) + (previous === null ? 0 : (this.#conversationBytes(previous) ?? 0)),
+      owner: owner ?? null,
     });
   }
 

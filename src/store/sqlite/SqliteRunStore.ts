@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { DEFAULT_OWNER } from '../../principal.js';
 import type { RunRecord, RunStore } from '../RunStore.js';
 import { storeCall, type WriteHealth } from './storeCall.js';
 
@@ -7,20 +8,26 @@ export class SqliteRunStore implements RunStore {
   readonly #upsert: Database.Statement;
   readonly #select: Database.Statement;
   readonly #unfinished: Database.Statement;
+  readonly #owner: Database.Statement;
 
   constructor(
     db: Database.Database,
     private readonly health: WriteHealth,
   ) {
     this.#upsert = db.prepare(
-      'INSERT INTO runs (id, created_at, status, body) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body',
+      'INSERT INTO runs (id, created_at, status, body, owner) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body, owner = coalesce(runs.owner, excluded.owner)',
     );
     this.#select = db.prepare('SELECT body FROM runs WHERE id = ?');
+    this.#owner = db.prepare('SELECT coalesce(owner, ?) FROM runs WHERE id = ?').pluck();
     this.#unfinished = db.prepare("SELECT body FROM runs WHERE status IN ('queued', 'running')").pluck();
   }
 
-  save(run: RunRecord): Promise<void> {
-    return this.health.write('save a run', () => void this.#upsert.run(run.id, Date.now(), run.status, JSON.stringify(run)));
+  save(run: RunRecord, owner?: string): Promise<void> {
+    return this.health.write('save a run', () => void this.#upsert.run(run.id, Date.now(), run.status, JSON.stringify(run), owner ?? null));
+  }
+
+  owner(id: string): Promise<string | undefined> {
+    return storeCall('read a run', () => this.#owner.get(DEFAULT_OWNER, id) as string | undefined);
   }
 
   get<R extends RunRecord>(id: string): Promise<R | undefined> {

@@ -7,6 +7,7 @@ import { lockDataDir } from './lockDataDir.js';
 import { openDatabase } from './openDatabase.js';
 import { SqliteEventLog } from './SqliteEventLog.js';
 import { SqliteJobStore } from './SqliteJobStore.js';
+import { SqliteIdempotencyStore } from './SqliteIdempotencyStore.js';
 import { SqliteResponseStore } from './SqliteResponseStore.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { storeCall, WriteHealth } from './storeCall.js';
@@ -26,6 +27,7 @@ export class SqliteStore implements Store {
   readonly runs: SqliteRunStore;
   readonly events: SqliteEventLog;
   readonly jobs: SqliteJobStore;
+  readonly idempotency: SqliteIdempotencyStore;
   readonly #db: Database.Database;
   readonly #retention: RetentionPolicy;
   readonly #health = new WriteHealth();
@@ -42,6 +44,7 @@ export class SqliteStore implements Store {
     this.#retention = retention;
     this.responses = new SqliteResponseStore(this.#db, this.#health);
     this.runs = new SqliteRunStore(this.#db, this.#health);
+    this.idempotency = new SqliteIdempotencyStore(this.#db, this.#health);
     this.events = new SqliteEventLog(this.#db, this.#health, { flushMs });
     this.jobs = new SqliteJobStore(this.#db, this.#health);
   }

@@ -43,6 +43,14 @@ CREATE TABLE IF NOT EXISTS job_fires (
   body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS job_fires_by_job ON job_fires (job_id, seq);
+CREATE TABLE IF NOT EXISTS idempotency (
+  owner TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (owner, key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
@@ -50,6 +58,9 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 const ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] = [
   // The bytes of the stored turns of the chain ending at the row, so that its size is known from one row.
   { table: 'responses', column: 'conversation_bytes', type: 'INTEGER' },
+  // The principal id that made the row; NULL in a row stored before keys existed, which is `default`'s.
+  { table: 'responses', column: 'owner', type: 'TEXT' },
+  { table: 'runs', column: 'owner', type: 'TEXT' },
 ];
 
 function addMissingColumns(db: Database.Database): void {

@@ -1,0 +1,48 @@
+import type { RequestHandler } from 'express';
+import { KeyLimitError } from '../../errors/KeyLimitError.js';
+import { RequestError } from '../../errors/RequestError.js';
+import type { Metrics } from '../../metrics/createMetrics.js';
+import { localsOf } from '../../pipeline/requestLocals.js';
+import { mayUseModel } from '../../principal.js';
+import type { KeyLimits } from '../../store/KeyLimits.js';
+
+/** The routes that run the agent: each holds one of its key's stream slots while it answers. */
+const AGENT_ROUTES = new Set(['/chat/completions', '/responses', '/runs']);
+
+/**
+ * The request's key's policy, after authentication and the JSON body: its `rpm` (429
+ * `rate_limit_exceeded` with `Retry-After`), on the agent routes its `models` (404
+ * `model_not_found`, for the request's model or, without one, the default) and its `maxStreams`
+ * (429 while that many are in flight, detached runs included).
+ */
+export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultModel: string): RequestHandler {
+  return async (req, res, next) => {
+    const locals = localsOf(res);
+    const { id, policy = {} } = locals.principal;
+    metrics.keyRequests.inc({ key: id });
+    if (policy.rpm !== undefined) {
+      const waitMs = await limits.admit(id, policy.rpm);
+      if (waitMs > 0) throw new KeyLimitError(id, 'rpm', policy.rpm, Math.ceil(waitMs / 1000));
+    }
+    if (req.method !== 'POST' || !AGENT_ROUTES.has(req.path)) return next();
+    const asked = (req.body as { model?: unknown } | undefined)?.model;
+    const model = typeof asked === 'string' ? asked : defaultModel;
+    if (!mayUseModel(locals.principal, model)) {
+      throw new RequestError(404, `the model '${model}' does not exist`, 'invalid_request_error', 'model', 'model_not_found');
+    }
+    const release = policy.maxStreams === undefined ? () => undefined : await limits.acquireStream(id, policy.maxStreams);
+    if (!release) throw new KeyLimitError(id, 'maxStreams', policy.maxStreams!, 1);
+    metrics.keyInFlight.inc({ key: id });
+    let kept: Promise<void> | undefined;
+    locals.keepSlotUntil = (ended) => (kept = ended);
+    res.once('close', () => {
+      const done = () => {
+        release();
+        metrics.keyInFlight.dec({ key: id });
+      };
+      if (kept) void kept.then(done, done);
+      else done();
+    });
+    next();
+  };
+}

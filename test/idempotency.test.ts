@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RedisStore } from '../src/store/redis/RedisStore.js';
+import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
+import type { Store } from '../src/store/Store.js';
+import { removeKeysUnder, SHARED_REDIS, testPrefix } from './support/redisTest.js';
+import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
+import { startApp, type TestApp } from './support/startApp.js';
+import { as, teamKeys } from './support/teamKeys.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function start(agent: ScriptedAgent, store: Store): Promise<TestApp> {
+  const app = await startApp(agent, {}, { store, keys: () => teamKeys() });
+  closers.unshift(() => app.close());
+  return app;
+}
+
+const createRun = (url: string, key: string, input: unknown, idempotencyKey?: string) =>
+  fetch(`${url}/v1/runs`, {
+    method: 'POST',
+    headers: { ...as(key), ...(idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }) },
+    body: JSON.stringify(input),
+  });
+
+const answerOf = async (response: Response) => ({
+  status: response.status,
+  replayed: response.headers.get('idempotency-replayed'),
+  body: (await response.json()) as { run_id?: string; error?: { code: string; param: string | null } },
+});
+
+describe('Idempotency-Key on POST /v1/runs', () => {
+  it('replays the same request with the first run_id, per owner; a different request is 422; a bad key 400', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const first = await answerOf(await createRun(url, 'team-a', { input: 'hi', model: 'rxgate-agent' }, 'retry-1'));
+    expect(first).toMatchObject({ status: 202, replayed: null });
+    const again = await answerOf(await createRun(url, 'team-a', { model: 'rxgate-agent', input: 'hi' }, 'retry-1'));
+    expect(again).toMatchObject({ status: 202, replayed: 'true', body: { run_id: first.body.run_id } });
+
+    const otherOwner = await answerOf(await createRun(url, 'team-b', { input: 'hi', model: 'rxgate-agent' }, 'retry-1'));
+    expect(otherOwner.replayed).toBeNull();
+    expect(otherOwner.body.run_id).not.toBe(first.body.run_id);
+
+    const mismatch = await answerOf(await createRun(url, 'team-a', { input: 'something else' }, 'retry-1'));
+    expect(mismatch).toMatchObject({ status: 422, body: { error: { code: 'idempotency_key_mismatch', param: 'Idempotency-Key' } } });
+    for (const bad of ['', 'has space', 'x'.repeat(256), 'é']) {
+      const refused = await answerOf(await createRun(url, 'team-a', { input: 'hi' }, bad));
+      expect(refused, JSON.stringify(bad)).toMatchObject({ status: 400, body: { error: { code: 'invalid_idempotency_key' } } });
+    }
+    expect((await createRun(url, 'team-a', { input: 'hi' }, 'x'.repeat(255))).status).toBe(202);
+    expect(agent.runs).toHaveLength(3);
+  });
+
+  it('starts one run for fifty identical requests at once', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, async () => answerOf(await createRun(url, 'team-a', { input: 'hi' }, 'burst'))),
+    );
+    expect(new Set(answers.map((answer) => answer.body.run_id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.replayed === null)).toHaveLength(1);
+    expect(answers.every((answer) => answer.status === 202)).toBe(true);
+    expect(agent.runs).toHaveLength(1);
+  });
+
+  it('replays after a restart on the same SQLite file', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rxgate-idem-'));
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    let store = new SqliteStore({ dataDir });
+    let app = await start(agent, store);
+    const first = await answerOf(await createRun(app.url, 'team-a', { input: 'hi' }, 'durable'));
+    // Stored as it ended, not only shown so: the restart must find it there.
+    await expect.poll(async () => (await store.runs.get(first.body.run_id!))?.status).toBe('completed');
+    await app.close();
+    await store.close();
+    closers.splice(0);
+    store = new SqliteStore({ dataDir });
+    closers.push(() => store.close());
+    app = await start(agent, store);
+    const replayed = await answerOf(await createRun(app.url, 'team-a', { input: 'hi' }, 'durable'));
+    expect(replayed).toEqual({ status: 202, replayed: 'true', body: { run_id: first.body.run_id, status: 'completed' } });
+    expect(agent.runs).toHaveLength(1);
+  });
+
+  it('replays on another instance sharing the Redis', async () => {
+    const prefix = testPrefix();
+    closers.push(() => removeKeysUnder(prefix));
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const urls: string[] = [];
+    for (let instance = 0; instance < 2; instance++) {
+      const store = await RedisStore.open({ ...SHARED_REDIS, prefix });
+      closers.unshift(() => store.close());
+      urls.push((await start(agent, store)).url);
+    }
+    const first = await answerOf(await createRun(urls[0]!, 'team-a', { input: 'hi' }, 'shared'));
+    const elsewhere = await answerOf(await createRun(urls[1]!, 'team-a', { input: 'hi' }, 'shared'));
+    expect(elsewhere).toMatchObject({ status: 202, replayed: 'true', body: { run_id: first.body.run_id } });
+    const mismatch = await answerOf(await createRun(urls[1]!, 'team-a', { input: 'other' }, 'shared'));
+    expect(mismatch.status).toBe(422);
+    expect(agent.runs).toHaveLength(1);
+  });
+});

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RedisKeyLimits } from '../src/store/redis/RedisKeyLimits.js';
+import { RedisStore } from '../src/store/redis/RedisStore.js';
+import { removeKeysUnder, SHARED_REDIS, testPrefix } from './support/redisTest.js';
+import { ScriptedAgent } from './support/scriptedAgent.js';
+import { startApp, type TestApp } from './support/startApp.js';
+import { as, entryOf, teamKeys } from './support/teamKeys.js';
+
+const apps: TestApp[] = [];
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+  for (const close of closers.splice(0)) await close();
+});
+
+const keys = teamKeys(
+  entryOf('narrow', { models: ['smart'] }),
+  entryOf('wide', { models: ['rxgate-agent', 'smart'] }),
+  entryOf('slow', { rpm: 3 }),
+  entryOf('single', { maxStreams: 1 }),
+);
+
+async function start(options: Parameters<typeof startApp>[2] = {}) {
+  const app = await startApp(new ScriptedAgent([{ silent: true }]), {}, { keys: () => keys, ...options });
+  apps.push(app);
+  return app.url;
+}
+
+const post = (url: string, key: string, body: unknown) => fetch(url, { method: 'POST', headers: as(key), body: JSON.stringify(body) });
+const models = async (url: string, key: string) =>
+  ((await (await fetch(`${url}/v1/models`, { headers: as(key) })).json()) as { data: { id: string }[] }).data.map(({ id }) => id);
+const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string } }).error.code;
+
+describe("a key's policy", () => {
+  it("models: lists only the key's models and answers any other with 404 model_not_found", async () => {
+    const url = await start();
+    expect(await models(url, 'narrow')).toEqual([]);
+    expect(await models(url, 'wide')).toEqual(['rxgate-agent']);
+    expect(await models(url, 'team-a')).toEqual(['rxgate-agent']);
+    expect((await fetch(`${url}/v1/models/rxgate-agent`, { headers: as('narrow') })).status).toBe(404);
+    for (const [path, body] of [
+      ['/v1/chat/completions', { messages: [{ role: 'user', content: 'hi' }] }],
+      ['/v1/responses', { input: 'hi', model: 'rxgate-agent' }],
+      ['/v1/runs', { input: 'hi' }],
+    ] as const) {
+      const refused = await post(`${url}${path}`, 'narrow', body);
+      expect(refused.status, path).toBe(404);
+      expect(await errorOf(refused)).toBe('model_not_found');
+    }
+  });
+
+  it('rpm: the request past the limit in a minute is 429 rate_limit_exceeded with Retry-After', async () => {
+    const url = await start();
+    for (let request = 0; request < 3; request++) expect((await fetch(`${url}/v1/models`, { headers: as('slow') })).status).toBe(200);
+    const refused = await fetch(`${url}/v1/models`, { headers: as('slow') });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(await errorOf(refused)).toBe('rate_limit_exceeded');
+    expect((await fetch(`${url}/v1/models`, { headers: as('team-a') })).status).toBe(200);
+  });
+
+  it('maxStreams: a detached run holds its slot until it ends; the next is 429 with Retry-After until then', async () => {
+    const url = await start();
+    const first = await post(`${url}/v1/runs`, 'single', { input: 'hi' });
+    expect(first.status).toBe(202);
+    const { run_id: runId } = (await first.json()) as { run_id: string };
+    const refused = await post(`${url}/v1/runs`, 'single', { input: 'again' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await errorOf(refused)).toBe('rate_limit_exceeded');
+    expect((await post(`${url}/v1/runs/${runId}/stop`, 'single', {})).status).toBe(200);
+    await expect.poll(async () => (await post(`${url}/v1/runs`, 'single', { input: 'now' })).status).toBe(202);
+  });
+
+  it('holds rpm and maxStreams across two instances sharing a Redis', async () => {
+    const prefix = testPrefix();
+    closers.push(() => removeKeysUnder(prefix));
+    const urls: string[] = [];
+    for (let instance = 0; instance < 2; instance++) {
+      const store = await RedisStore.open({ ...SHARED_REDIS, prefix });
+      closers.unshift(() => store.close());
+      urls.push(await start({ store, keyLimits: new RedisKeyLimits(store.redis, store.keys, 600) }));
+    }
+    const [a, b] = urls as [string, string];
+    for (const url of [a, b, a]) expect((await fetch(`${url}/v1/models`, { headers: as('slow') })).status).toBe(200);
+    const limited = await fetch(`${b}/v1/models`, { headers: as('slow') });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    const first = await post(`${a}/v1/runs`, 'single', { input: 'hi' });
+    expect(first.status).toBe(202);
+    const refused = await post(`${b}/v1/runs`, 'single', { input: 'again' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    const { run_id: runId } = (await first.json()) as { run_id: string };
+    expect((await post(`${a}/v1/runs/${runId}/stop`, 'single', {})).status).toBe(200);
+    await expect.poll(async () => (await post(`${b}/v1/runs`, 'single', { input: 'now' })).status).toBe(202);
+  });
+});
