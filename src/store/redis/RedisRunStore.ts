@@ -1,8 +1,9 @@
 import type { RetentionPolicy } from '../retentionPolicy.js';
-import type { RunRecord, RunStore } from '../RunStore.js';
+import type { RunPage, RunRecord, RunStore } from '../RunStore.js';
 import { claimOrphans, ownedBy, type Claimant } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
 import { indexedSave } from './indexedSave.js';
+import { newestRunIds } from './newestRunIds.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
 
@@ -66,6 +67,15 @@ export class RedisRunStore implements RunStore {
   unfinished<R extends RunRecord>(): Promise<R[]> {
     return redisCall('read unfinished runs', async () => {
       const ids = await claimOrphans(this.redis, this.keys, 'runs', UNFINISHED_RUN, this.self);
+      const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body')));
+      return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
+    });
+  }
+
+  /** Runs of every instance newest first; one whose hash expired between the index and the read is left out. */
+  list<R extends RunRecord>(page: RunPage): Promise<R[]> {
+    return redisCall('list runs', async () => {
+      const ids = await newestRunIds(this.redis, this.keys, page);
       const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body')));
       return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
     });

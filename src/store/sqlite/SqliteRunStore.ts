@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RunRecord, RunStore } from '../RunStore.js';
+import type { RunPage, RunRecord, RunStore } from '../RunStore.js';
 import { storeCall, type WriteHealth } from './storeCall.js';
 
 /** Runs in SQLite, each row the run's JSON. */
@@ -7,6 +7,8 @@ export class SqliteRunStore implements RunStore {
   readonly #upsert: Database.Statement;
   readonly #select: Database.Statement;
   readonly #unfinished: Database.Statement;
+  readonly #newest: Database.Statement;
+  readonly #after: Database.Statement;
 
   constructor(
     db: Database.Database,
@@ -17,6 +19,12 @@ export class SqliteRunStore implements RunStore {
     );
     this.#select = db.prepare('SELECT body FROM runs WHERE id = ?');
     this.#unfinished = db.prepare("SELECT body FROM runs WHERE status IN ('queued', 'running')").pluck();
+    this.#newest = db.prepare('SELECT body FROM runs ORDER BY created_at DESC, id DESC LIMIT ?').pluck();
+    this.#after = db
+      .prepare(
+        'SELECT runs.body FROM runs, runs AS cursor WHERE cursor.id = ? AND (runs.created_at, runs.id) < (cursor.created_at, cursor.id) ORDER BY runs.created_at DESC, runs.id DESC LIMIT ?',
+      )
+      .pluck();
   }
 
   save(run: RunRecord): Promise<void> {
@@ -33,5 +41,12 @@ export class SqliteRunStore implements RunStore {
   /** In one process with the data directory locked, every unfinished run at start-up is a dead process's. */
   unfinished<R extends RunRecord>(): Promise<R[]> {
     return storeCall('read unfinished runs', () => (this.#unfinished.all() as string[]).map((body) => JSON.parse(body) as R));
+  }
+
+  list<R extends RunRecord>({ limit, after }: RunPage): Promise<R[]> {
+    return storeCall('list runs', () => {
+      const bodies = (after === undefined ? this.#newest.all(limit) : this.#after.all(after, limit)) as string[];
+      return bodies.map((body) => JSON.parse(body) as R);
+    });
   }
 }
