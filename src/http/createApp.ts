@@ -16,6 +16,7 @@ import { createResponseRoute } from '../responses/createResponseRoute.js';
 import { recoverResponses } from '../responses/recoverResponses.js';
 import { cancelResponseRoute, deleteResponseRoute, inputItemsRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
 import { approvalRoute } from '../runs/approvalRoute.js';
+import { listRunsRoute } from '../runs/listRunsRoute.js';
 import { recoverRuns } from '../runs/recoverRuns.js';
 import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
 import { steerRoute } from '../runs/steerRoute.js';
@@ -24,6 +25,7 @@ import { LocalCoordinator } from '../store/LocalCoordinator.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { Store } from '../store/Store.js';
 import { createAccessLog } from './accessLog.js';
+import { consoleRoutes } from './consoleRoutes.js';
 import { authenticate } from './authenticate.js';
 import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
@@ -165,6 +167,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
 
   app.get('/health', mount(healthRoute));
   app.get('/health/ready', mount(readinessRoute(readiness)));
+  app.use(consoleRoutes({ keyRequired: Boolean(config.apiKey) }));
   const guard: RequestHandler = config.apiKey ? authenticate(config.apiKey) : (_req, _res, next) => next();
   app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
@@ -182,6 +185,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.delete('/responses/:id', mount(deleteResponseRoute(stored)));
   v1.post('/responses/:id/cancel', mount(cancelResponseRoute(stored)));
   v1.post('/runs', mount(createRunRoute(stored)));
+  v1.get('/runs', mount(listRunsRoute(stored)));
   v1.get('/runs/:id', mount(retrieveRunRoute(stored)));
   v1.get('/runs/:id/events', mount(runEventsRoute(stored)));
   v1.post('/runs/:id/stop', mount(stopRunRoute(stored)));
