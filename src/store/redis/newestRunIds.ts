@@ -10,8 +10,8 @@ interface Entry {
 const newestFirst = (a: Entry, b: Entry) => b.created - a.created || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
- * The ids of a page of runs of every instance, newest first by `created` (then id, as SQLite
- * orders them): the unfinished ones (a set, as many as the cluster runs at once) merged with the
+ * The ids of a page of runs of every instance, newest first by `created` (runs of one millisecond,
+ * made by different instances, in the order of their ids): the unfinished ones (a set, as many as the cluster runs at once) merged with the
  * head of the settled index. A run that settles meanwhile may be in both: it is listed once.
  */
 export async function newestRunIds(redis: RedisClient, keys: RedisKeys, { limit, after }: RunPage): Promise<string[]> {

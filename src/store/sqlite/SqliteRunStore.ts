@@ -19,10 +19,11 @@ export class SqliteRunStore implements RunStore {
     );
     this.#select = db.prepare('SELECT body FROM runs WHERE id = ?');
     this.#unfinished = db.prepare("SELECT body FROM runs WHERE status IN ('queued', 'running')").pluck();
-    this.#newest = db.prepare('SELECT body FROM runs ORDER BY created_at DESC, id DESC LIMIT ?').pluck();
+    // The rowid breaks ties of one millisecond in the order the runs were made.
+    this.#newest = db.prepare('SELECT body FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
     this.#after = db
       .prepare(
-        'SELECT runs.body FROM runs, runs AS cursor WHERE cursor.id = ? AND (runs.created_at, runs.id) < (cursor.created_at, cursor.id) ORDER BY runs.created_at DESC, runs.id DESC LIMIT ?',
+        'SELECT runs.body FROM runs, runs AS cursor WHERE cursor.id = ? AND (runs.created_at, runs.rowid) < (cursor.created_at, cursor.rowid) ORDER BY runs.created_at DESC, runs.rowid DESC LIMIT ?',
       )
       .pluck();
   }
