@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/http/createApp.js';
 import { useChromium, type ConsolePage } from './support/browser.js';
 import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
+import { createRun, post } from './support/runsClient.js';
 import { screenshot } from './support/screenshot.js';
-import { answer, frames, toolCalls, type ScriptedUpstream, type UpstreamScript, type UpstreamStep } from './support/scriptedUpstream.js';
+import { answer, frames, toolCalls, type UpstreamScript, type UpstreamStep } from './support/scriptedUpstream.js';
 import { useLlmGateway, type LlmGateway } from './support/startLlmGateway.js';
 
 const chromium = useChromium();
@@ -41,11 +42,6 @@ async function openConsole(gateway: LlmGateway, hash = '#/chat', width?: number)
 async function send(page: Page, text: string) {
   await page.getByLabel('Message').fill(text);
   await page.getByRole('button', { name: 'Send' }).click();
-}
-
-async function startRun(gateway: LlmGateway, input: string): Promise<string> {
-  const response = await fetch(`${gateway.url}/v1/runs`, { method: 'POST', body: JSON.stringify({ input }) });
-  return ((await response.json()) as { run_id: string }).run_id;
 }
 
 describe('the console in Chromium', () => {
@@ -148,11 +144,11 @@ describe('the console in Chromium', () => {
     const { gateway } = await start([{ steps: [frames.role(), frames.text('Working'), { stall: true }] }]);
     const page = await openConsole(gateway, '#/runs');
     await page.getByText('No runs yet.').waitFor();
-    const id = await startRun(gateway, 'Work');
+    const id = await createRun(gateway.url, 'Work');
     const row = page.locator(`tr[data-run-id="${id}"]`);
     await row.locator('.status', { hasText: 'running' }).waitFor();
     await screenshot(page, 'runs');
-    await fetch(`${gateway.url}/v1/runs/${id}/stop`, { method: 'POST' });
+    await post(`${gateway.url}/v1/runs/${id}/stop`);
     await row.locator('.status', { hasText: 'cancelled' }).waitFor();
     expect(await row.locator('td').allTextContents()).toEqual([id, 'cancelled', 'rxgate-agent', expect.stringMatching(/^\d+ s$/), '—']);
   });
@@ -174,7 +170,7 @@ describe('the console in Chromium', () => {
         ],
       },
     ]);
-    const id = await startRun(gateway, 'Count');
+    const id = await createRun(gateway.url, 'Count');
     const page = await openConsole(gateway, `#/runs/${id}`);
     await page.locator('.event-text', { hasText: 'one two' }).waitFor();
     const resumedFrom: (string | undefined)[] = [];

@@ -31,7 +31,9 @@ const setHeaders: express.RequestHandler = (_req, res, next) => {
 export function consoleRoutes({ keyRequired }: ConsoleOptions): Router {
   const router = express.Router();
   const page = (_req: express.Request, res: express.Response) => res.sendFile('index.html', { root: CONSOLE_DIR });
-  router.get('/', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? res.redirect(302, '/console') : next()));
+  router.get('/', (req, res, next) =>
+    req.accepts(['application/json', 'text/html']) === 'text/html' ? res.redirect(302, '/console') : next(),
+  );
   router.get('/console', setHeaders, page);
   router.get('/console/settings.json', setHeaders, (_req, res) => void res.json({ key_required: keyRequired }));
   router.use('/console', setHeaders, express.static(CONSOLE_DIR, { redirect: false, etag: false, index: false }));

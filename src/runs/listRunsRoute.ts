@@ -33,7 +33,7 @@ export const listRunsRoute =
     }
     const data: RunObject[] = [];
     let cursor = after;
-    for (let more = true; more && data.length <= limit; ) {
+    for (let more = true; more && data.length <= limit;) {
       const page = await context.store.runs.list<OwnedRun>({ limit: STORE_PAGE, after: cursor });
       more = page.length === STORE_PAGE;
       cursor = page.at(-1)?.id;

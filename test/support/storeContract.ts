@@ -76,7 +76,12 @@ export function describeStoreContract(name: string, open: (retention?: Retention
     it('lists runs newest first, finished or not, a page after another', async () => {
       const runs = (await store()).runs;
       // Saved in one millisecond or several: these ids are in the order of saving, which Redis takes for ties.
-      for (const [id, status] of [['run_a', 'completed'], ['run_b', 'running'], ['run_c', 'failed'], ['run_d', 'running']] as const) {
+      for (const [id, status] of [
+        ['run_a', 'completed'],
+        ['run_b', 'running'],
+        ['run_c', 'failed'],
+        ['run_d', 'running'],
+      ] as const) {
         await runs.save({ id, status });
       }
       await runs.save({ id: 'run_b', status: 'completed' });
