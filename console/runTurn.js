@@ -1,9 +1,8 @@
 import { call } from './api.js';
-import { approvalPrompt } from './approvalPrompt.js';
+import { CALL_EVENTS, callRows } from './callRows.js';
 import { el, spinner } from './dom.js';
 import { followRun } from './followRun.js';
 import { steerForm } from './steerForm.js';
-import { toolRow } from './toolRow.js';
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -25,13 +24,12 @@ export async function runTurn(container, { model, input, onSettled }) {
   const node = el('li', { class: 'message assistant', 'aria-busy': 'true' }, head, reasoning, tools, answer, controls, footer);
   container.append(node);
 
-  const rows = new Map();
-  const prompts = new Map();
   const controller = new AbortController();
   const sentAt = performance.now();
   let firstTokenAt;
   let ended = false;
   let runId;
+  let calls;
 
   const finish = (state, text) => {
     if (ended) return;
@@ -41,7 +39,7 @@ export async function runTurn(container, { model, input, onSettled }) {
     node.setAttribute('aria-busy', 'false');
     node.dataset.state = state;
     status.textContent = text;
-    for (const row of rows.values()) row.stop();
+    calls?.stop();
     controls.replaceChildren();
     const timing = [
       firstTokenAt === undefined ? undefined : `first token ${Math.round(firstTokenAt - sentAt)} ms`,
@@ -55,7 +53,9 @@ export async function runTurn(container, { model, input, onSettled }) {
     firstTokenAt = performance.now();
     status.textContent = 'answering';
   };
-  const apply = ({ type, data }) => {
+  const apply = (event) => {
+    const { type, data } = event;
+    if (CALL_EVENTS.has(type)) return void calls.apply(event);
     switch (type) {
       case 'message.delta':
         firstToken();
@@ -65,27 +65,6 @@ export async function runTurn(container, { model, input, onSettled }) {
         firstToken();
         reasoning.hidden = false;
         reasoningText.append(data.delta);
-        break;
-      case 'tool.started': {
-        const row = toolRow(data);
-        rows.set(data.call_id, row);
-        tools.append(row.node);
-        break;
-      }
-      case 'tool.progress':
-        rows.get(data.call_id)?.progress(data);
-        break;
-      case 'tool.completed':
-        rows.get(data.call_id)?.completed(data);
-        break;
-      case 'approval.required': {
-        const prompt = approvalPrompt(runId, data);
-        prompts.set(data.approval_id, prompt);
-        tools.append(prompt.node);
-        break;
-      }
-      case 'approval.resolved':
-        prompts.get(data.approval_id)?.resolved(data);
         break;
       case 'run.steered':
         tools.append(el('li', { class: 'steered' }, 'steered: ', data.input));
@@ -117,6 +96,7 @@ export async function runTurn(container, { model, input, onSettled }) {
   try {
     ({ run_id: runId } = await call('POST', '/v1/runs', { model, input }));
     node.dataset.runId = runId;
+    calls = callRows(runId, tools);
     status.textContent = 'working';
     head.append(' ', el('a', { href: `#/runs/${runId}` }, 'timeline'));
     controls.append(stopButton, steerForm(runId));

@@ -1,9 +1,8 @@
 import { call } from './api.js';
-import { approvalPrompt } from './approvalPrompt.js';
+import { CALL_EVENTS, callRows } from './callRows.js';
 import { el } from './dom.js';
 import { followRun, TERMINAL } from './followRun.js';
 import { steerForm } from './steerForm.js';
-import { toolRow } from './toolRow.js';
 
 const UNFINISHED = new Set(['queued', 'running', 'waiting_for_approval', 'stopping']);
 const SAVED = 'rxgate.timeline';
@@ -12,6 +11,14 @@ const SAVED = 'rxgate.timeline';
 function loadSaved(runId) {
   const saved = JSON.parse(sessionStorage.getItem(SAVED) ?? 'null');
   return saved?.runId === runId ? saved.events : [];
+}
+
+/** What a later event of a call did, in a few words. */
+function describeCall({ type, data }) {
+  if (type === 'tool.progress') return `${data.name} ${data.progress}${data.total === undefined ? '' : `/${data.total}`}`;
+  if (type === 'tool.completed')
+    return data.error === undefined ? `${data.name} in ${data.duration_ms} ms` : `${data.name} failed: ${data.error}`;
+  return `${data.tool}: ${data.choice}${data.reason ? ` (${data.reason})` : ''}`;
 }
 
 /**
@@ -27,8 +34,7 @@ export function openTimeline(runId) {
   const list = el('ol', { class: 'timeline', 'aria-label': 'Events' });
   const controls = el('div', { class: 'turn-controls' });
   const error = el('p', { class: 'error', role: 'alert', hidden: true });
-  const rows = new Map();
-  const prompts = new Map();
+  const calls = callRows(runId, list);
   let text;
 
   const setStatus = (status) => {
@@ -36,13 +42,21 @@ export function openTimeline(runId) {
     badge.className = `status status-${status}`;
     if (!UNFINISHED.has(status)) {
       controls.replaceChildren();
-      for (const row of rows.values()) row.stop();
+      calls.stop();
     }
   };
   const line = (seq, type, ...children) =>
     el('li', { 'data-seq': seq, 'data-type': type }, el('span', { class: 'event-type' }, type), ' ', ...children);
-  const render = ({ seq, type, data }) => {
+  const render = (event) => {
+    const { seq, type, data } = event;
     if (type !== 'message.delta' && type !== 'reasoning.delta') text = undefined;
+    if (CALL_EVENTS.has(type)) {
+      // A call's first event is its row; the later ones change that row and get a line of their own.
+      const added = calls.apply(event);
+      if (added) added.dataset.seq = seq;
+      else list.append(line(seq, type, describeCall(event)));
+      return;
+    }
     switch (type) {
       case 'message.delta':
       case 'reasoning.delta':
@@ -52,32 +66,6 @@ export function openTimeline(runId) {
           list.append(text.node);
         }
         text.node.append(el('span', { 'data-seq': seq }, data.delta));
-        return;
-      case 'tool.started': {
-        const row = toolRow(data);
-        rows.set(data.call_id, row);
-        row.node.dataset.seq = seq;
-        list.append(row.node);
-        return;
-      }
-      case 'tool.progress':
-        rows.get(data.call_id)?.progress(data);
-        list.append(line(seq, type, data.name, ` ${data.progress}`));
-        return;
-      case 'tool.completed':
-        rows.get(data.call_id)?.completed(data);
-        list.append(line(seq, type, data.name, data.error === undefined ? ` in ${data.duration_ms} ms` : ` failed: ${data.error}`));
-        return;
-      case 'approval.required': {
-        const prompt = approvalPrompt(runId, data);
-        prompts.set(data.approval_id, prompt);
-        prompt.node.dataset.seq = seq;
-        list.append(prompt.node);
-        return;
-      }
-      case 'approval.resolved':
-        prompts.get(data.approval_id)?.resolved(data);
-        list.append(line(seq, type, `${data.tool}: ${data.choice}`, data.reason ? ` (${data.reason})` : ''));
         return;
       case 'run.steered':
         list.append(line(seq, type, data.input));

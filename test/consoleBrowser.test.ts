@@ -189,6 +189,25 @@ describe('the console in Chromium', () => {
     expect(await page.locator('[data-type="run.completed"]').textContent()).toBe('run.completed 9 tokens');
   });
 
+  it('answers an approval and stops a run from its timeline', async () => {
+    const note = toolCalls({ id: 'call_1', name: 'note', fragments: ['{"text":"buy milk"}'] });
+    const { gateway, upstream } = await start(
+      [note, { steps: [frames.role(), frames.text('Noted, and'), { stall: true }] }],
+      NOTE_NEEDS_APPROVAL,
+    );
+    const id = await createRun(gateway.url, 'Please note: buy milk');
+    const page = await openConsole(gateway, `#/runs/${id}`);
+    await page.getByRole('button', { name: 'Always' }).click();
+    await page.locator('[data-type="approval.resolved"]', { hasText: 'note: always' }).waitFor();
+    await page.locator('.tool[data-state="done"]', { hasText: 'note' }).waitFor();
+    await page.locator('.event-text', { hasText: 'Noted, and' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('[data-type="run.cancelled"]').waitFor();
+    expect(await page.locator('h2 .status').textContent()).toBe('cancelled');
+    expect((await (await upstream.request(1)).closed).finished).toBe(false);
+    expect(await page.locator('.spinner').count()).toBe(0);
+  });
+
   it('is usable at 375 px and by keyboard alone', async () => {
     const { gateway } = await start([answer('Small screens work.')]);
     const page = await openConsole(gateway, '#/chat', 375);
