@@ -6,8 +6,8 @@ import { toRunError } from './runError.js';
 import { toRunUsage, type RunEvent } from './runEvent.js';
 
 /**
- * Encodes agent events as run events: `message.delta` per text delta, `reasoning.delta` per reasoning delta, `tool.started` and
- * `tool.completed` per tool call (and `tool.progress` as an MCP tool reports it), `approval.required` and
+ * Encodes agent events as run events: `message.delta` per text delta, `reasoning.delta` per
+ * reasoning delta, `tool.started` and `tool.completed` per tool call (and `tool.progress` as an MCP tool reports it), `approval.required` and
  * `approval.resolved` per call that waits for a person, `run.steered` per steer taken, then `run.completed` with the whole output and summed usage, or
  * `run.failed` with the error (the stream then completes). Usage events leave no event of their
  * own.

@@ -11,8 +11,9 @@ const newestFirst = (a: Entry, b: Entry) => b.created - a.created || (a.id < b.i
 
 /**
  * The ids of a page of runs of every instance, newest first by `created` (runs of one millisecond,
- * made by different instances, in the order of their ids): the unfinished ones (a set, as many as the cluster runs at once) merged with the
- * head of the settled index. A run that settles meanwhile may be in both: it is listed once.
+ * made by different instances, in the order of their ids): the unfinished ones (a set, as many as
+ * the cluster runs at once) merged with the head of the settled index. A run that settles
+ * meanwhile may be in both: it is listed once.
  */
 export async function newestRunIds(redis: RedisClient, keys: RedisKeys, { limit, after }: RunPage): Promise<string[]> {
   const cursorCreated = after === undefined ? undefined : await redis.hGet(keys.run(after), 'created');
