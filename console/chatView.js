@@ -19,8 +19,7 @@ export async function createChatView() {
     send.disabled = true;
     history.push({ role: 'user', content: text });
     messages.append(el('li', { class: 'message user' }, text));
-    const answer = await runTurn(messages, { model: picker.value, input: [...history] });
-    if (answer !== '') history.push({ role: 'assistant', content: answer });
+    history.push(...(await runTurn(messages, { model: picker.value, input: [...history] })));
     send.disabled = false;
     prompt.focus();
   };

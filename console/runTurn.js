@@ -9,9 +9,10 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 /**
  * One answer of the chat, as a detached run (`POST /v1/runs`) followed live: its reasoning folded
  * away, a row per tool call, approvals answered in place, a steer box and Stop while it works,
- * then usage and time to first token. Resolves with the answer's text, or '' if there is none.
+ * then usage and time to first token. Resolves with what the conversation gained: the steers
+ * taken, as user messages, and the answer (unless it failed or was empty).
  */
-export async function runTurn(container, { model, input, onSettled }) {
+export async function runTurn(container, { model, input }) {
   const busy = spinner();
   const status = el('span', { class: 'turn-status', role: 'status' }, 'starting');
   const reasoningText = el('div', { class: 'reasoning-text' });
@@ -30,6 +31,7 @@ export async function runTurn(container, { model, input, onSettled }) {
   let ended = false;
   let runId;
   let calls;
+  const steers = [];
 
   const finish = (state, text) => {
     if (ended) return;
@@ -46,7 +48,6 @@ export async function runTurn(container, { model, input, onSettled }) {
       `${seconds(performance.now() - sentAt)} in all`,
     ];
     footer.textContent = [footer.textContent, ...timing].filter(Boolean).join(' · ');
-    onSettled?.();
   };
   const firstToken = () => {
     if (firstTokenAt !== undefined) return;
@@ -67,6 +68,7 @@ export async function runTurn(container, { model, input, onSettled }) {
         reasoningText.append(data.delta);
         break;
       case 'run.steered':
+        steers.push({ role: 'user', content: data.input });
         tools.append(el('li', { class: 'steered' }, 'steered: ', data.input));
         break;
       case 'run.completed':
@@ -104,5 +106,6 @@ export async function runTurn(container, { model, input, onSettled }) {
   } catch (error) {
     finish('failed', `failed: ${error.message}`);
   }
-  return node.dataset.state === 'completed' || node.dataset.state === 'stopped' ? answer.textContent : '';
+  const answered = node.dataset.state !== 'failed' && answer.textContent !== '';
+  return answered ? [...steers, { role: 'assistant', content: answer.textContent }] : steers;
 }

@@ -121,11 +121,12 @@ describe('the console in Chromium', () => {
     expect(upstream.requests).toHaveLength(2);
   });
 
-  it('steers a working run: the text reaches the next model call', async () => {
+  it('steers a working run: the text reaches the next model call, and the conversation goes on with it', async () => {
     const steered = gate();
     const { gateway, upstream } = await start([
       { steps: [frames.role(), frames.text('Writing with a pencil'), steered.step, frames.finish('stop'), frames.done()] },
       answer('Now with ink.'),
+      answer('You are welcome.'),
     ]);
     const page = await openConsole(gateway);
     await send(page, 'Write something');
@@ -138,6 +139,15 @@ describe('the console in Chromium', () => {
     expect(await page.locator('.steered').textContent()).toBe('steered: use ink');
     const { body } = await upstream.request(1);
     expect((body.messages as { role: string; content: string }[]).at(-1)).toEqual({ role: 'user', content: 'use ink' });
+    await send(page, 'Thanks');
+    await page.locator('.message.assistant[data-state="completed"]').nth(1).waitFor();
+    const next = (await upstream.request(2)).body.messages as { role: string; content: string }[];
+    expect(next.slice(-4)).toEqual([
+      { role: 'user', content: 'Write something' },
+      { role: 'user', content: 'use ink' },
+      { role: 'assistant', content: 'Writing with a pencilNow with ink.' },
+      { role: 'user', content: 'Thanks' },
+    ]);
   });
 
   it('keeps the runs table live: a new run appears, and its row changes when it is stopped', async () => {
