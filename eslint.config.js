@@ -7,6 +7,29 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // The console's page: plain ES modules run by the browser.
+    files: ['console/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'AbortController',
+          'clearInterval',
+          'document',
+          'fetch',
+          'location',
+          'performance',
+          'sessionStorage',
+          'setInterval',
+          'setTimeout',
+          'clearTimeout',
+          'TextDecoderStream',
+          'URLSearchParams',
+          'window',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { project: './tsconfig.check.json', tsconfigRootDir: import.meta.dirname } },
     plugins: { 'rxjs-x': rxjsX },

@@ -18,12 +18,13 @@ const EVENTS: Record<string, AgentEvent> = {
 };
 
 describe('toRunEvents', () => {
-  it('emits message.delta, tool.started and tool.completed, then run.completed with the output and summed usage', marbles((m) => {
+  it('emits message.delta, reasoning.delta, tool.started and tool.completed, then run.completed with the output and summed usage', marbles((m) => {
     const source$ =  m.cold('-t-r-s-e-u-t-u|', EVENTS);
-    const expected =        '-D---S-C---D--(R|)';
+    const expected =        '-D-E-S-C---D--(R|)';
 
     m.expect<unknown>(source$.pipe(toRunEvents())).toBeObservable(expected, {
       D: { type: 'message.delta', delta: 'hi' },
+      E: { type: 'reasoning.delta', delta: 'hmm' },
       S: { type: 'tool.started', call_id: 'c1', name: 'calculator', arguments: '{}' },
       C: { type: 'tool.completed', call_id: 'c1', name: 'calculator', error: 'bad expression', duration_ms: 2 },
       R: { type: 'run.completed', output: 'hihi', usage: { input_tokens: 6, output_tokens: 4, total_tokens: 10 } },

@@ -18,7 +18,7 @@ describe('the package', () => {
     expect(pkg.scripts.prepare).toBe('npm run build');
   });
 
-  it('packs dist/ (what main, types and bin point at), the README and nothing from the repository besides', () => {
+  it("packs dist/ (what main, types and bin point at), the console's page, the README and nothing from the repository besides", () => {
     // --ignore-scripts: dist/ was built by the global setup; prepare would rewrite it under other tests.
     const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })) as [
       { files: { path: string }[] },
@@ -29,6 +29,7 @@ describe('the package', () => {
     expect(paths).toEqual(
       expect.arrayContaining([pkg.main, pkg.types, ...Object.values(pkg.bin)].map((path) => path.replace(/^\.\//, ''))),
     );
-    expect(paths.filter((path) => !path.startsWith('dist/') && !['README.md', 'package.json', 'LICENSE'].includes(path))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['console/index.html', 'console/main.js']));
+    expect(paths.filter((path) => !/^(dist|console)\//.test(path) && !['README.md', 'package.json', 'LICENSE'].includes(path))).toEqual([]);
   });
 });

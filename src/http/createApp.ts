@@ -27,6 +27,7 @@ import { createResponseRoute } from '../responses/createResponseRoute.js';
 import { recoverResponses } from '../responses/recoverResponses.js';
 import { cancelResponseRoute, deleteResponseRoute, inputItemsRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
 import { approvalRoute } from '../runs/approvalRoute.js';
+import { listRunsRoute } from '../runs/listRunsRoute.js';
 import { recoverRuns } from '../runs/recoverRuns.js';
 import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
 import { steerRoute } from '../runs/steerRoute.js';
@@ -37,6 +38,7 @@ import { LocalKeyLimits } from '../store/LocalKeyLimits.js';
 import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { Store } from '../store/Store.js';
 import { createAccessLog } from './accessLog.js';
+import { consoleRoutes } from './consoleRoutes.js';
 import { authenticate } from './authenticate.js';
 import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
 import { enforceKeyPolicy } from './keys/enforceKeyPolicy.js';
@@ -234,6 +236,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.get('/health/ready', mount(readinessRoute(readiness)));
   const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
   const guard: RequestHandler = keys ? authenticate(keys) : (_req, _res, next) => next();
+  app.use(consoleRoutes({ keyRequired: keys !== undefined }));
   app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();
@@ -253,6 +256,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.delete('/responses/:id', mount(deleteResponseRoute(stored)));
   v1.post('/responses/:id/cancel', mount(cancelResponseRoute(stored)));
   v1.post('/runs', knownModel, mount(createRunRoute(stored)));
+  v1.get('/runs', mount(listRunsRoute(stored)));
   v1.get('/runs/:id', mount(retrieveRunRoute(stored)));
   v1.get('/runs/:id/events', mount(runEventsRoute(stored)));
   v1.post('/runs/:id/stop', mount(stopRunRoute(stored)));

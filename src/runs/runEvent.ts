@@ -16,6 +16,8 @@ export interface RunError {
 /** What `GET /v1/runs/{id}/events` streams; the SSE event name is the `type`. */
 export type RunEvent =
   | { readonly type: 'message.delta'; readonly delta: string }
+  /** The model's reasoning, apart from the answer (not in `output`). */
+  | { readonly type: 'reasoning.delta'; readonly delta: string }
   | { readonly type: 'tool.started'; readonly call_id: string; readonly name: string; readonly arguments: string }
   | {
       readonly type: 'tool.progress';

@@ -6,15 +6,15 @@ import { toRunError } from './runError.js';
 import { toRunUsage, type RunEvent } from './runEvent.js';
 
 /**
- * Encodes agent events as run events: `message.delta` per text delta, `tool.started` and
- * `tool.completed` per tool call (and `tool.progress` as an MCP tool reports it), `approval.required` and
+ * Encodes agent events as run events: `message.delta` per text delta, `reasoning.delta` per
+ * reasoning delta, `tool.started` and `tool.completed` per tool call (and `tool.progress` as an MCP tool reports it), `approval.required` and
  * `approval.resolved` per call that waits for a person, `run.steered` per steer taken, then `run.completed` with the whole output and summed usage, or
- * `run.failed` with the error (the stream then completes). Reasoning and usage events leave no
- * event of their own.
+ * `run.failed` with the error (the stream then completes). Usage events leave no event of their
+ * own.
  *
  * ```
- * source:   --t--s--e--u--|      --t--#
- * result:   --D--S--C-----(R|)   --D--(F|)
+ * source:   --t--r--s--e--u--|      --t--#
+ * result:   --D--E--S--C-----(R|)   --D--(F|)
  * ```
  */
 export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
@@ -29,6 +29,8 @@ export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
             if (event.delta === '') return undefined;
             output += event.delta;
             return { type: 'message.delta', delta: event.delta };
+          case 'reasoning':
+            return event.delta === '' ? undefined : { type: 'reasoning.delta', delta: event.delta };
           case 'tool_start':
             return { type: 'tool.started', call_id: event.callId, name: event.name, arguments: event.arguments };
           case 'tool_progress': {

@@ -3,7 +3,7 @@ import { INTERRUPTED_BY_CRASH } from '../../src/detached/interruptedByCrash.js';
 import { recoverRuns } from '../../src/runs/recoverRuns.js';
 import type { RedisTarget } from '../../src/store/redis/connectRedis.js';
 import { useInstances, TEST_LEASE_MS } from './redisInstances.js';
-import { frames, type UpstreamScript } from './scriptedUpstream.js';
+import { answer, frames, type UpstreamScript } from './scriptedUpstream.js';
 import { sseEvents, type SseEvent } from './sseEvents.js';
 
 const post = (url: string, body?: unknown) => fetch(url, { method: 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
@@ -90,6 +90,19 @@ export function describeSeveralInstances(name: string, target: () => RedisTarget
       expect(ids(all)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(ids(tail)).toEqual([2, 3, 4, 5]);
       expect(await (await fetch(`${b.url}/v1/runs/${id}`)).json()).toMatchObject({ id, status: 'completed', output: 'abcde' });
+    });
+
+    it('lists on B the runs A made, finished and running, newest first', async () => {
+      const { instances } = await start([answer('done'), stalled], 2);
+      const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+      const finished = await createRun(a.url);
+      await (await follow(`${a.url}/v1/runs/${finished}/events`)).rest();
+      const running = await createRun(a.url);
+      const page = (await (await fetch(`${b.url}/v1/runs`)).json()) as { data: { id: string; status: string }[] };
+      expect(page.data.filter(({ id }) => id === finished || id === running).map(({ id, status }) => [id, status])).toEqual([
+        [running, 'running'],
+        [finished, 'completed'],
+      ]);
     });
 
     it('follows a background response created on A from B with starting_after', async () => {

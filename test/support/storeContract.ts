@@ -94,6 +94,26 @@ export function describeStoreContract(name: string, open: (retention?: Retention
       expect(await runs.unfinished()).toEqual([{ id: 'run_a', status: 'running' }]);
     });
 
+    it('lists runs newest first, finished or not, a page after another', async () => {
+      const runs = (await store()).runs;
+      // Saved in one millisecond or several: these ids are in the order of saving, which Redis takes for ties.
+      for (const [id, status] of [
+        ['run_a', 'completed'],
+        ['run_b', 'running'],
+        ['run_c', 'failed'],
+        ['run_d', 'running'],
+      ] as const) {
+        await runs.save({ id, status });
+      }
+      await runs.save({ id: 'run_b', status: 'completed' });
+      const ids = async (page: Parameters<typeof runs.list>[0]) => (await runs.list(page)).map(({ run }) => run.id);
+      expect(await ids({ limit: 3 })).toEqual(['run_d', 'run_c', 'run_b']);
+      expect(await runs.list({ limit: 1, after: 'run_c' })).toEqual([{ run: { id: 'run_b', status: 'completed' }, owner: 'default' }]);
+      expect(await ids({ limit: 5, after: 'run_b' })).toEqual(['run_a']);
+      expect(await ids({ limit: 5, after: 'run_a' })).toEqual([]);
+      expect(await ids({ limit: 5, after: 'run_missing' })).toEqual([]);
+    });
+
     it('keeps an event log in pages, its last event, and refuses a sequence number twice', async () => {
       const events = (await store()).events;
       await events.append('run_log', [event(0), event(1)]);

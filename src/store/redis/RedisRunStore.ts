@@ -1,8 +1,10 @@
+import { DEFAULT_OWNER } from '../../principal.js';
 import type { RetentionPolicy } from '../retentionPolicy.js';
-import type { RunRecord, RunStore } from '../RunStore.js';
+import type { ListedRun, RunPage, RunRecord, RunStore } from '../RunStore.js';
 import { claimOrphans, ownedBy, type Claimant } from './claimOrphans.js';
 import type { RedisClient } from './connectRedis.js';
 import { indexedSave } from './indexedSave.js';
+import { newestRunIds } from './newestRunIds.js';
 import { readOwner } from './readOwner.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
@@ -77,6 +79,21 @@ export class RedisRunStore implements RunStore {
       const ids = await claimOrphans(this.redis, this.keys, 'runs', UNFINISHED_RUN, this.self);
       const bodies = await Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body')));
       return bodies.flatMap((body) => (body ? [JSON.parse(body) as R] : []));
+    });
+  }
+
+  /** Runs of every instance newest first; one whose hash expired between the index and the read is left out. */
+  list<R extends RunRecord>(page: RunPage): Promise<ListedRun<R>[]> {
+    return redisCall('list runs', async () => {
+      const ids = await newestRunIds(this.redis, this.keys, page);
+      const [bodies, owners] = await Promise.all([
+        Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body'))),
+        Promise.all(ids.map((id) => readOwner(this.redis, this.keys.principal(id), [this.keys.run(id), this.keys.run(id)]))),
+      ]);
+      return ids.flatMap((_id, index) => {
+        const body = bodies[index];
+        return body ? [{ run: JSON.parse(body) as R, owner: owners[index] ?? DEFAULT_OWNER }] : [];
+      });
     });
   }
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DEFAULT_OWNER } from '../../principal.js';
-import type { RunRecord, RunStore } from '../RunStore.js';
+import type { ListedRun, RunPage, RunRecord, RunStore } from '../RunStore.js';
 import { storeCall, type WriteHealth } from './storeCall.js';
 
 /** Runs in SQLite, each row the run's JSON. */
@@ -9,6 +9,8 @@ export class SqliteRunStore implements RunStore {
   readonly #select: Database.Statement;
   readonly #unfinished: Database.Statement;
   readonly #owner: Database.Statement;
+  readonly #newest: Database.Statement;
+  readonly #after: Database.Statement;
 
   constructor(
     db: Database.Database,
@@ -20,6 +22,11 @@ export class SqliteRunStore implements RunStore {
     this.#select = db.prepare('SELECT body FROM runs WHERE id = ?');
     this.#owner = db.prepare('SELECT coalesce(owner, ?) FROM runs WHERE id = ?').pluck();
     this.#unfinished = db.prepare("SELECT body FROM runs WHERE status IN ('queued', 'running')").pluck();
+    // The rowid breaks ties of one millisecond in the order the runs were made.
+    this.#newest = db.prepare('SELECT body, coalesce(owner, ?) AS owner FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?');
+    this.#after = db.prepare(
+      'SELECT runs.body, coalesce(runs.owner, ?) AS owner FROM runs, runs AS cursor WHERE cursor.id = ? AND (runs.created_at, runs.rowid) < (cursor.created_at, cursor.rowid) ORDER BY runs.created_at DESC, runs.rowid DESC LIMIT ?',
+    );
   }
 
   save(run: RunRecord, owner?: string): Promise<void> {
@@ -40,5 +47,15 @@ export class SqliteRunStore implements RunStore {
   /** In one process with the data directory locked, every unfinished run at start-up is a dead process's. */
   unfinished<R extends RunRecord>(): Promise<R[]> {
     return storeCall('read unfinished runs', () => (this.#unfinished.all() as string[]).map((body) => JSON.parse(body) as R));
+  }
+
+  list<R extends RunRecord>({ limit, after }: RunPage): Promise<ListedRun<R>[]> {
+    return storeCall('list runs', () => {
+      const rows = (after === undefined ? this.#newest.all(DEFAULT_OWNER, limit) : this.#after.all(DEFAULT_OWNER, after, limit)) as {
+        body: string;
+        owner: string;
+      }[];
+      return rows.map(({ body, owner }) => ({ run: JSON.parse(body) as R, owner }));
+    });
   }
 }

@@ -1,0 +1,231 @@
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppConfig } from '../src/http/createApp.js';
+import { useChromium, type ConsolePage } from './support/browser.js';
+import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
+import { createRun, post } from './support/runsClient.js';
+import { screenshot } from './support/screenshot.js';
+import { answer, frames, toolCalls, type UpstreamScript, type UpstreamStep } from './support/scriptedUpstream.js';
+import { useLlmGateway, type LlmGateway } from './support/startLlmGateway.js';
+
+const chromium = useChromium();
+const gateways = useLlmGateway();
+const opened: ConsolePage[] = [];
+
+afterEach(async () => {
+  for (const { page, errors } of opened.splice(0)) {
+    await page.close();
+    // No view may log an error or break the page's Content-Security-Policy (Chromium reports both on the console).
+    expect(errors).toEqual([]);
+  }
+});
+
+/** A promise and the function that resolves it: a step of a scripted upstream waits for it. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, step: { waitFor: opened } satisfies UpstreamStep };
+}
+
+async function start(scripts: readonly UpstreamScript[], agent = {}, config: Partial<AppConfig> = {}) {
+  return gateways.start(scripts, agent, config);
+}
+
+/** Opens the console at `hash` in a new tab (width 1024 unless given) and waits for the view. */
+async function openConsole(gateway: LlmGateway, hash = '#/chat', width?: number): Promise<Page> {
+  const tab = await chromium.open(width);
+  opened.push(tab);
+  await tab.page.goto(`${gateway.url}/console${hash}`);
+  return tab.page;
+}
+
+async function send(page: Page, text: string) {
+  await page.getByLabel('Message').fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+describe('the console in Chromium', () => {
+  it('sends a browser from / to the console, which works without a key on a server that has none', async () => {
+    const { gateway } = await start([answer('Hello', ' there.')]);
+    const page = await openConsole(gateway, '');
+    await page.goto(`${gateway.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/console');
+    await send(page, 'Hi');
+    await page.locator('.message.assistant[data-state="completed"]').waitFor();
+    expect(await page.locator('.answer-text').textContent()).toBe('Hello there.');
+    expect(await page.getByRole('combobox', { name: 'Model' }).inputValue()).toBe('rxgate-agent');
+  });
+
+  it('asks for the key when the server has one, says when it is wrong, and signs in with the right one', async () => {
+    const { gateway } = await start([answer('Signed in.')], {}, { apiKey: 'console-test-key-0123456789' });
+    const tab = await chromium.open();
+    await tab.page.goto(`${gateway.url}/console`);
+    await tab.page.getByLabel('API key').fill('not-the-key');
+    await tab.page.getByRole('button', { name: 'Sign in' }).click();
+    await tab.page.getByRole('alert').filter({ hasText: 'That key was refused' }).waitFor();
+    await screenshot(tab.page, 'sign-in');
+    await tab.page.getByLabel('API key').fill('console-test-key-0123456789');
+    await tab.page.getByRole('button', { name: 'Sign in' }).click();
+    await send(tab.page, 'Hi');
+    await tab.page.locator('.message.assistant[data-state="completed"]').waitFor();
+    expect(await tab.page.evaluate('sessionStorage.getItem("rxgate.apiKey")')).toBe('console-test-key-0123456789');
+    // The refused key's 401 is the only error the browser logged.
+    expect(tab.errors).toEqual([expect.stringContaining('401')]);
+    await tab.page.close();
+  });
+
+  it('streams an answer and stops it: the upstream request is aborted, the page says stopped, no spinner is left', async () => {
+    const { gateway, upstream } = await start([{ steps: [frames.role(), frames.text('Once upon'), { stall: true }] }]);
+    const page = await openConsole(gateway);
+    await send(page, 'Tell me a long story');
+    await page.locator('.answer-text', { hasText: 'Once upon' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('.message.assistant[data-state="stopped"]').waitFor();
+    expect(await page.locator('.turn-status').textContent()).toBe('stopped');
+    expect((await (await upstream.request(0)).closed).finished).toBe(false);
+    expect(await page.locator('.spinner').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
+  });
+
+  it('shows reasoning folded, a tool row that starts and ends with its duration, usage and time to first token', async () => {
+    const calculation = gate();
+    const first = toolCalls({ id: 'call_1', name: 'calculator', fragments: ['{"expression":"6*7"}'] });
+    const thinking = [frames.role(), frames.reasoning('The user wants 6*7.'), ...first.steps!];
+    const { gateway } = await start([{ steps: thinking }, { steps: [calculation.step, ...answer('It is ', '42.').steps!] }]);
+    const page = await openConsole(gateway);
+    await send(page, 'What is 6*7?');
+    await page.locator('.tool[data-state="done"]', { hasText: 'calculator' }).waitFor();
+    expect(await page.locator('.tool .tool-status').textContent()).toMatch(/^done in \d+ ms$/);
+    calculation.open();
+    await page.locator('.message.assistant[data-state="completed"]').waitFor();
+    expect(await page.locator('.answer-text').textContent()).toBe('It is 42.');
+    expect(await page.locator('details.reasoning').getAttribute('open')).toBeNull();
+    expect(await page.locator('.reasoning-text').textContent()).toBe('The user wants 6*7.');
+    expect(await page.locator('.turn-footer').textContent()).toMatch(/^30 tokens in, 7 out · first token \d+ ms · [\d.]+ s in all$/);
+    await screenshot(page, 'chat');
+  });
+
+  it('asks for approval in place; Approve once runs the call and the run goes on', async () => {
+    const note = toolCalls({ id: 'call_1', name: 'note', fragments: ['{"text":"buy milk"}'] });
+    const { gateway, upstream } = await start([note, answer('Noted.')], NOTE_NEEDS_APPROVAL);
+    const page = await openConsole(gateway);
+    await send(page, 'Please note: buy milk');
+    const prompt = page.locator('.approval', { hasText: 'note' });
+    await prompt.getByRole('button', { name: 'Approve once' }).waitFor();
+    await screenshot(page, 'approval');
+    await prompt.getByRole('button', { name: 'Approve once' }).click();
+    await page.locator('.message.assistant[data-state="completed"]').waitFor();
+    expect(await prompt.locator('.approval-status').textContent()).toBe('approved once');
+    expect(await page.locator('.tool[data-state="done"] code').textContent()).toBe('note');
+    expect(await page.locator('.answer-text').textContent()).toBe('Noted.');
+    expect(upstream.requests).toHaveLength(2);
+  });
+
+  it('steers a working run: the text reaches the next model call, and the conversation goes on with it', async () => {
+    const steered = gate();
+    const { gateway, upstream } = await start([
+      { steps: [frames.role(), frames.text('Writing with a pencil'), steered.step, frames.finish('stop'), frames.done()] },
+      answer('Now with ink.'),
+      answer('You are welcome.'),
+    ]);
+    const page = await openConsole(gateway);
+    await send(page, 'Write something');
+    await page.locator('.answer-text', { hasText: 'pencil' }).waitFor();
+    await page.getByLabel('Steer this run').fill('use ink');
+    await page.getByRole('button', { name: 'Steer' }).click();
+    await page.locator('.steer-status', { hasText: 'sent' }).waitFor();
+    steered.open();
+    await page.locator('.message.assistant[data-state="completed"]').waitFor();
+    expect(await page.locator('.steered').textContent()).toBe('steered: use ink');
+    const { body } = await upstream.request(1);
+    expect((body.messages as { role: string; content: string }[]).at(-1)).toEqual({ role: 'user', content: 'use ink' });
+    await send(page, 'Thanks');
+    await page.locator('.message.assistant[data-state="completed"]').nth(1).waitFor();
+    const next = (await upstream.request(2)).body.messages as { role: string; content: string }[];
+    expect(next.slice(-4)).toEqual([
+      { role: 'user', content: 'Write something' },
+      { role: 'user', content: 'use ink' },
+      { role: 'assistant', content: 'Writing with a pencilNow with ink.' },
+      { role: 'user', content: 'Thanks' },
+    ]);
+  });
+
+  it('keeps the runs table live: a new run appears, and its row changes when it is stopped', async () => {
+    const { gateway } = await start([{ steps: [frames.role(), frames.text('Working'), { stall: true }] }]);
+    const page = await openConsole(gateway, '#/runs');
+    await page.getByText('No runs yet.').waitFor();
+    const id = await createRun(gateway.url, 'Work');
+    const row = page.locator(`tr[data-run-id="${id}"]`);
+    await row.locator('.status', { hasText: 'running' }).waitFor();
+    await screenshot(page, 'runs');
+    await post(`${gateway.url}/v1/runs/${id}/stop`);
+    await row.locator('.status', { hasText: 'cancelled' }).waitFor();
+    expect(await row.locator('td').allTextContents()).toEqual([id, 'cancelled', 'rxgate-agent', expect.stringMatching(/^\d+ s$/), '—']);
+  });
+
+  it('follows a run live, and after a reload resumes its timeline with Last-Event-ID, without gaps or duplicates', async () => {
+    const more = gate();
+    const { gateway } = await start([
+      {
+        steps: [
+          frames.role(),
+          frames.text('one '),
+          frames.text('two '),
+          more.step,
+          frames.text('three '),
+          frames.text('four'),
+          frames.finish('stop'),
+          frames.usage(5, 4),
+          frames.done(),
+        ],
+      },
+    ]);
+    const id = await createRun(gateway.url, 'Count');
+    const page = await openConsole(gateway, `#/runs/${id}`);
+    await page.locator('.event-text', { hasText: 'one two' }).waitFor();
+    const resumedFrom: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith(`/v1/runs/${id}/events`)) resumedFrom.push(request.headers()['last-event-id']);
+    });
+    await page.reload();
+    await page.locator('.event-text', { hasText: 'one two' }).waitFor();
+    more.open();
+    await page.locator('[data-type="run.completed"]').waitFor();
+    await screenshot(page, 'timeline');
+    expect(resumedFrom).toEqual(['1']);
+    expect(await page.locator('.event-text').textContent()).toBe('one two three four');
+    const seqs = await page.locator('[data-seq]').evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-seq'))));
+    expect(seqs).toEqual([0, 1, 2, 3, 4]);
+    expect(await page.locator('[data-type="run.completed"]').textContent()).toBe('run.completed 9 tokens');
+  });
+
+  it('answers an approval and stops a run from its timeline', async () => {
+    const note = toolCalls({ id: 'call_1', name: 'note', fragments: ['{"text":"buy milk"}'] });
+    const { gateway, upstream } = await start(
+      [note, { steps: [frames.role(), frames.text('Noted, and'), { stall: true }] }],
+      NOTE_NEEDS_APPROVAL,
+    );
+    const id = await createRun(gateway.url, 'Please note: buy milk');
+    const page = await openConsole(gateway, `#/runs/${id}`);
+    await page.getByRole('button', { name: 'Always' }).click();
+    await page.locator('[data-type="approval.resolved"]', { hasText: 'note: always' }).waitFor();
+    await page.locator('.tool[data-state="done"]', { hasText: 'note' }).waitFor();
+    await page.locator('.event-text', { hasText: 'Noted, and' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('[data-type="run.cancelled"]').waitFor();
+    expect(await page.locator('h2 .status').textContent()).toBe('cancelled');
+    expect((await (await upstream.request(1)).closed).finished).toBe(false);
+    expect(await page.locator('.spinner').count()).toBe(0);
+  });
+
+  it('is usable at 375 px and by keyboard alone', async () => {
+    const { gateway } = await start([answer('Small screens work.')]);
+    const page = await openConsole(gateway, '#/chat', 375);
+    await page.getByLabel('Message').focus();
+    await page.keyboard.type('Hello');
+    await page.keyboard.press('Enter');
+    await page.locator('.message.assistant[data-state="completed"]').waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await screenshot(page, 'chat-375');
+  });
+});
