@@ -9,6 +9,7 @@ import { connectRedis, isCluster, type RedisClient, type RedisTarget } from './c
 import type { Claimant } from './claimOrphans.js';
 import { onePassAtATime } from './onePassAtATime.js';
 import { redisCall } from './redisCall.js';
+import { RedisConversationStore } from './RedisConversationStore.js';
 import { RedisEventLog } from './RedisEventLog.js';
 import { RedisKeys } from './redisKeys.js';
 import { RedisResponseStore, TOMBSTONE_AGES } from './RedisResponseStore.js';
@@ -21,6 +22,8 @@ export interface RedisStoreOptions extends RedisTarget {
   readonly prefix?: string;
   /** Default: `RXGATE_RETENTION_MAX_ITEMS` and `RXGATE_RETENTION_MAX_AGE_DAYS` at their defaults. */
   readonly retention?: RetentionPolicy;
+  /** How long a conversation's lock lasts unless renewed. Default `RXGATE_REDIS_LEASE_MS`'s, 10 s. */
+  readonly leaseMs?: number;
   /** Blocking connections that followers' wake-ups share on a single Redis (a cluster's are one per master). Default 2. */
   readonly blockingConnections?: number;
   readonly logger?: Logger;
@@ -36,6 +39,7 @@ export class RedisStore implements Store {
   readonly responses: RedisResponseStore;
   readonly runs: RedisRunStore;
   readonly events: RedisEventLog;
+  readonly conversations: RedisConversationStore;
   readonly keys: RedisKeys;
   /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
   readonly claimant: Claimant;
@@ -46,7 +50,12 @@ export class RedisStore implements Store {
   private constructor(
     readonly redis: RedisClient,
     readonly instanceId: string,
-    { prefix = DEFAULTS.redisPrefix, retention = retentionPolicy(DEFAULTS), blockingConnections = 2 }: RedisStoreOptions,
+    {
+      prefix = DEFAULTS.redisPrefix,
+      retention = retentionPolicy(DEFAULTS),
+      blockingConnections = 2,
+      leaseMs = DEFAULTS.redisLeaseMs,
+    }: RedisStoreOptions,
   ) {
     this.keys = new RedisKeys(prefix);
     this.#retention = retention;
@@ -55,6 +64,7 @@ export class RedisStore implements Store {
     this.responses = new RedisResponseStore(redis, this.keys, retention, this.claimant);
     this.runs = new RedisRunStore(redis, this.keys, retention, this.claimant);
     this.events = new RedisEventLog(redis, this.keys, this.#watcher, instanceId);
+    this.conversations = new RedisConversationStore(redis, prefix, retention, leaseMs);
   }
 
   /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */
@@ -119,7 +129,7 @@ export class RedisStore implements Store {
         await Promise.all(buried.map((id) => redis.del(keys.tombstone(id))));
         await redis.zRem(keys.tombstones(), buried);
       }
-      return responses.length + runs.length + buried.length;
+      return responses.length + runs.length + buried.length + (await this.conversations.evict());
     }),
   );
 

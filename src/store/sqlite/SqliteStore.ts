@@ -5,6 +5,7 @@ import type { Store } from '../Store.js';
 import { enforceRetention } from './enforceRetention.js';
 import { lockDataDir } from './lockDataDir.js';
 import { openDatabase } from './openDatabase.js';
+import { SqliteConversationStore } from './SqliteConversationStore.js';
 import { SqliteEventLog } from './SqliteEventLog.js';
 import { SqliteResponseStore } from './SqliteResponseStore.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
@@ -24,6 +25,7 @@ export class SqliteStore implements Store {
   readonly responses: SqliteResponseStore;
   readonly runs: SqliteRunStore;
   readonly events: SqliteEventLog;
+  readonly conversations: SqliteConversationStore;
   readonly #db: Database.Database;
   readonly #retention: RetentionPolicy;
   readonly #health = new WriteHealth();
@@ -41,11 +43,15 @@ export class SqliteStore implements Store {
     this.responses = new SqliteResponseStore(this.#db, this.#health);
     this.runs = new SqliteRunStore(this.#db, this.#health);
     this.events = new SqliteEventLog(this.#db, this.#health, { flushMs });
+    this.conversations = new SqliteConversationStore(this.#db, this.#health);
   }
 
   async enforceRetention(): Promise<number> {
     await this.events.flush();
-    return this.#health.write('evict old items', () => enforceRetention(this.#db, this.#retention));
+    return this.#health.write(
+      'evict old items',
+      () => enforceRetention(this.#db, this.#retention) + this.conversations.evict(this.#retention),
+    );
   }
 
   async checkWritable(): Promise<string | undefined> {
