@@ -11,6 +11,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['createAgentFor', 'loadOperatorsModule'],
   ['http'],
   ['runs'],
+  ['conversations'],
   ['responses'],
   ['chat'],
   ['detached'],

@@ -9,11 +9,10 @@ export interface ConversationRecord {
   readonly bytes: number;
 }
 
-/** One item of a conversation as the API shows it: an id, a type and the rest of its fields, kept as they are. */
+/** One item of a conversation as the API shows it: an id, a type, and the rest of its fields, which the store keeps as they are. */
 export interface ConversationItem {
   readonly id: string;
   readonly type: string;
-  readonly [field: string]: unknown;
 }
 
 /**
