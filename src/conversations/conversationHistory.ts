@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../agent/agent.js';
 import { RequestError } from '../errors/RequestError.js';
-import { parseStoredItem } from '../responses/parseResponseInput.js';
+import { parseStoredItem, type InputItem } from '../responses/parseResponseInput.js';
 import { toChatMessages, type SourcedItem } from '../responses/toChatMessages.js';
 import { itemBytes, type ConversationItem } from '../store/ConversationStore.js';
 
@@ -13,6 +13,13 @@ export const conversationTooLarge = (id: string, bytes: number, maxBytes: number
     'conversation',
     'conversation_too_large',
   );
+
+/** A message of one text part (as items are listed) as the plain text it was sent as, which the upstream reads the same. */
+function asPlainText(item: InputItem): InputItem {
+  if (item.type !== 'message' || typeof item.content === 'string' || item.content.length !== 1) return item;
+  const [part] = item.content;
+  return part!.type === 'input_text' ? { ...item, content: part!.text } : item;
+}
 
 /**
  * The newest items that fit in `maxBytes` (each counts its JSON's bytes), starting at a message so
@@ -41,7 +48,7 @@ export function conversationHistory(
   const kept = bytes > maxBytes ? newestWithin(items, maxBytes) : items;
   const sourced = kept.flatMap((raw, source): SourcedItem[] => {
     const item = parseStoredItem(raw);
-    return item ? [{ item, source }] : [];
+    return item ? [{ item: asPlainText(item), source }] : [];
   });
   return toChatMessages(sourced).messages;
 }
