@@ -3,14 +3,11 @@ import type { ConversationStore } from '../store/ConversationStore.js';
 import { conversationHistory } from './conversationHistory.js';
 import { conversationNotFound, findConversation } from './findConversation.js';
 import { holdConversation } from './holdConversation.js';
-import { toConversationItems } from './toConversationItems.js';
 
 /**
- * How `POST /v1/responses` holds the conversation it continues: found (404 when it is missing or
+ * How `POST /v1/responses` and `POST /v1/runs` hold the conversation it continues: found (404 when it is missing or
  * another's), locked (409 while another response or run holds it), its items read as the history
- * (`maxBytes`: `RXGATE_MAX_CONVERSATION_BYTES`). A response appends its input items (ids made from
- * its own, as `GET /v1/responses/{id}/input_items` lists them) and its output items, and only while
- * it still holds the lock.
+ * (`maxBytes`: `RXGATE_MAX_CONVERSATION_BYTES`). Its appends go through only while it still holds the lock.
  */
 export function createConversationOpener(store: ConversationStore, maxBytes: number): OpenConversation {
   return async ({ id, principal, truncate }) => {
@@ -21,8 +18,8 @@ export function createConversationOpener(store: ConversationStore, maxBytes: num
       if (!items) throw conversationNotFound(id, 'conversation');
       return {
         history: conversationHistory(id, items, { maxBytes, truncate }),
-        append: async (response, input) => {
-          await store.append(id, [...toConversationItems(input, response.id), ...response.output], hold.holder);
+        append: async (items) => {
+          await store.append(id, items, hold.holder);
         },
         release: hold.release,
       };

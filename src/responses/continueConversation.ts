@@ -1,6 +1,7 @@
 import type { HeldConversation } from './heldConversation.js';
 import type { ResponseObject } from './responseObject.js';
 import type { ResponseTurn } from './responseTurn.js';
+import { toInputItems } from './toInputItems.js';
 
 /** Whether a settled response belongs in its conversation: it ran to its end, or to the length limit. */
 const ranToItsEnd = (response: ResponseObject): boolean =>
@@ -19,7 +20,8 @@ export function continueConversation(turn: ResponseTurn, conversation: HeldConve
       if (response.status === 'queued' || response.status === 'in_progress') return turn.save(response);
       try {
         await turn.save(response);
-        if (ranToItsEnd(response)) await conversation.append(response, turn.input);
+        // Input item ids are made from the response's, as `GET /v1/responses/{id}/input_items` lists them.
+        if (ranToItsEnd(response)) await conversation.append([...toInputItems(response.id, turn.input), ...response.output]);
       } finally {
         await conversation.release();
       }

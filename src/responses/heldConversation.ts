@@ -1,17 +1,17 @@
 import type { ChatMessage } from '../agent/agent.js';
 import type { Principal } from '../principal.js';
-import type { ResponseObject } from './responseObject.js';
+import type { ConversationItem } from '../store/ConversationStore.js';
 
 /**
- * A conversation that one response continues, held for it: no other response or run continues it
- * until `release`. The Conversations API (a folder above this one) makes it; the Responses API
+ * A conversation that one response (or run) continues, held for it: no other continues it until
+ * `release`. The Conversations API (a folder above this one) makes it; the Responses API
  * only uses it.
  */
 export interface HeldConversation {
   /** Its items as chat messages, oldest first: what the model reads before the new input. */
   readonly history: readonly ChatMessage[];
-  /** Appends the response's input (as the turn's chat messages) and output items. */
-  append(response: ResponseObject, input: readonly ChatMessage[]): Promise<void>;
+  /** Appends items after the last, while it is still held (a holder whose lease lapsed appends nothing). */
+  append(items: readonly ConversationItem[]): Promise<void>;
   /** Lets the next response continue it; idempotent. */
   release(): Promise<void>;
 }
@@ -24,5 +24,5 @@ export interface ConversationRequest {
   readonly truncate: boolean;
 }
 
-/** Holds the conversation a request continues: 404 when there is none (or it is another's), 409 while another holds it. */
+/** Holds the conversation a request continues: 404 when there is none (or it is another's), 409 while another holds it, 400 when it is too large. */
 export type OpenConversation = (request: ConversationRequest) => Promise<HeldConversation>;

@@ -2,6 +2,7 @@ import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
+import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
@@ -14,11 +15,18 @@ const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.
 
 export const idOf = (params: Record<string, string | string[]>): string => String(params.id);
 
-/** `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. */
+/** `POST /v1/runs`: 202 with the run's id at once; the run goes on detached, holding the conversation it continues until it ends. */
 export const createRunRoute =
   (context: RunsContext): RouteHandler =>
   async (req, res) => {
-    const run = await startRun(parseRunRequest(req.body), context);
+    const request = parseRunRequest(req.body);
+    const held = request.conversation
+      ? await context.openConversation({ id: request.conversation, principal: localsOf(res).principal, truncate: request.truncate })
+      : undefined;
+    const run = await startRun(request, context, held).catch(async (error: unknown) => {
+      await held?.release();
+      throw error;
+    });
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };
 

@@ -1,8 +1,11 @@
 import type { DetachedContext } from '../detached/detachedContext.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
+import type { OpenConversation } from '../responses/heldConversation.js';
 
 /** What the Runs API routes share. */
 export interface RunsContext extends ServingContext, DetachedContext {
   /** `RXGATE_APPROVAL_TIMEOUT_MS`: how long a call waits for a person's approval before it is denied. */
   readonly approvalTimeoutMs: number;
+  /** Holds the conversation a run continues (`conversation`). */
+  readonly openConversation: OpenConversation;
 }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { defer, map, tap } from 'rxjs';
+import { concatMap, defer, map, tap } from 'rxjs';
 import type { AgentEventOf } from '../agent/agentEvent.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
 import { RunInputs } from '../detached/RunInputs.js';
+import { toConversationItems } from '../conversations/toConversationItems.js';
 import { InterruptedError } from '../errors/InterruptedError.js';
+import type { HeldConversation } from '../responses/heldConversation.js';
 import type { RunEvent } from './runEvent.js';
 import { toRunError } from './runError.js';
 import type { PendingApproval, RunObject } from './runObject.js';
@@ -28,12 +30,14 @@ const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApp
  * Starts a run detached from any connection. Its status follows the run (`queued`, `running`,
  * then `completed`, `failed` or `cancelled`) and is stored at each step; its events are logged
  * for `GET /v1/runs/{id}/events`. A stop ends it `cancelled`; shutdown ends it `failed` with the
- * reason. People's approvals and steers reach it through its `RunInputs`; while calls wait for an
+ * reason. With `conversation`, the run reads its items first, appends its input and answer when it
+ * completes (nothing when it fails or is cancelled) and releases it when it ends. People's approvals and steers reach it through its `RunInputs`; while calls wait for an
  * answer it shows as `waiting_for_approval`, and is stored again at each approval asked or resolved. Resolves once the run is stored `running` (or the store refused it).
  */
 export async function startRun(
   request: RunRequest,
   { agent, store, detached, defaultModel, approvalTimeoutMs }: RunsContext,
+  conversation?: HeldConversation,
 ): Promise<DetachedRun<RunObject>> {
   const id = `run_${randomUUID().replaceAll('-', '')}`;
   const model = request.model ?? defaultModel;
@@ -72,16 +76,25 @@ export async function startRun(
     // Another instance reads which approvals wait from the stored run; the log stays the truth if this save fails.
     else if (event.type === 'approval.required' || event.type === 'approval.resolved') store.runs.save(stored()).catch(() => undefined);
   };
+  const messages = [...request.system, ...(conversation?.history ?? []), ...request.input];
+  // Its input and answer join the conversation before `run.completed` is logged, as a response's do before its terminal event.
+  const appendCompleted = async (event: RunEvent): Promise<RunEvent> => {
+    if (conversation && event.type === 'run.completed') {
+      await conversation.append(toConversationItems([...request.input, { role: 'assistant', content: event.output }]));
+    }
+    return event;
+  };
   const started = await detached.start<RunObject>(id, {
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() })),
     events$: (lifecycle) =>
       defer(() =>
-        agent.run({ messages: request.messages, model, approvals: inputs.approvals, steers$: inputs.steers$ }, lifecycle.cancellation),
+        agent.run({ messages, model, approvals: inputs.approvals, steers$: inputs.steers$ }, lifecycle.cancellation),
       ).pipe(
         lifecycle.record,
         tap((event) => inputs.follow(event)),
         toRunEvents(),
+        concatMap(appendCompleted),
         tap(follow),
         map(toLoggedEvent),
       ),
@@ -101,6 +114,8 @@ export async function startRun(
       return owed.map((event, index) => toLoggedEvent(event, nextSeq + index));
     },
   });
+  // However it ends, a refused start included, the conversation is free again.
+  void started.ended.finally(() => conversation?.release());
   // A refused save has ended the run `failed` (kept here until the store takes its final state): still a 202.
   await started.started.catch(() => undefined);
   return started;
