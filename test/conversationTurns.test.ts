@@ -99,7 +99,8 @@ describe('responses and runs that continue a conversation', () => {
     await left.controller.signal.aborted;
 
     // Once the interrupted response has settled, the conversation is free again, and as it was.
-    const free = async () => (await app!.store.conversations.lock(id, 'probe')) && (await app!.store.conversations.unlock(id, 'probe'), true);
+    const free = async () =>
+      (await app!.store.conversations.lock(id, 'probe')) && (await app!.store.conversations.unlock(id, 'probe'), true);
     await expect.poll(free).toBe(true);
     const next = post(`${url}/v1/responses`, { conversation: id, input: 'now' });
     answer(await agent.started(3), 'fine');

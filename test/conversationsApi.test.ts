@@ -58,7 +58,7 @@ describe('the Conversations API with the official openai client', () => {
     expect(texts(next.data)).toEqual(['Hi Ann', 'Greet me']);
   });
 
-  it('appends, retrieves and deletes items: a deleted item is gone from the next response\'s context', async () => {
+  it("appends, retrieves and deletes items: a deleted item is gone from the next response's context", async () => {
     const { upstream, gateway } = await gateways.start([answer('Noted')]);
     const client = clientOf(gateway.url);
     const conversation = await client.conversations.create();
@@ -94,7 +94,11 @@ describe('the Conversations API with the official openai client', () => {
     expect(updated).toEqual({ ...conversation, metadata: { stage: 'two' } });
     expect(await client.conversations.retrieve(conversation.id)).toEqual(updated);
 
-    expect(await client.conversations.delete(conversation.id)).toEqual({ id: conversation.id, object: 'conversation.deleted', deleted: true });
+    expect(await client.conversations.delete(conversation.id)).toEqual({
+      id: conversation.id,
+      object: 'conversation.deleted',
+      deleted: true,
+    });
     await expect(client.conversations.retrieve(conversation.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(client.conversations.items.list(conversation.id)).rejects.toBeInstanceOf(NotFoundError);
     expect(await gateway.store.conversations.items(conversation.id)).toBeUndefined();
@@ -117,7 +121,9 @@ describe('the Conversations API with the official openai client', () => {
 
     expect(await gateway.store.conversations.lock(conversation.id, 'someone else')).toBe(true);
     closeAfter = () => gateway.store.conversations.unlock(conversation.id, 'someone else');
-    const locked = await client.responses.create({ model: 'up-model', conversation: conversation.id, input: 'hi' }).catch((error: unknown) => error);
+    const locked = await client.responses
+      .create({ model: 'up-model', conversation: conversation.id, input: 'hi' })
+      .catch((error: unknown) => error);
     expect(locked).toBeInstanceOf(ConflictError);
     expect(locked).toMatchObject({ code: 'conversation_locked', param: 'conversation' });
   });

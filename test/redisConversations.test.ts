@@ -6,8 +6,8 @@ import { startCli, type CliProcess } from './support/startCli.js';
 
 const LEASE_MS = 600;
 
-const texts = (items: readonly { content?: unknown }[]) =>
-  items.map((item) => ((item.content as { text: string }[] | undefined) ?? []).map((part) => part.text).join(''));
+const texts = (items: readonly object[]) =>
+  items.map((item) => ((item as { content?: { text: string }[] }).content ?? []).map((part) => part.text).join(''));
 
 describe('a conversation shared by two rxgate processes on one Redis', () => {
   let processes: CliProcess[] = [];
@@ -55,9 +55,12 @@ describe('a conversation shared by two rxgate processes on one Redis', () => {
 
     a.child.kill('SIGKILL');
     await a.exited;
-    await expect(async () => {
-      for await (const _ of stream);
-    }).rejects.toThrow();
+    const seen: string[] = [];
+    const read = async () => {
+      for await (const event of stream) seen.push(event.type);
+    };
+    await expect(read()).rejects.toThrow();
+    expect(seen).not.toContain('response.completed');
     expect((await onB.conversations.items.list(conversation.id, { order: 'asc' })).data).toEqual(before);
 
     // Once the lease A held lapses, B continues it, and the model sees none of the half answer.

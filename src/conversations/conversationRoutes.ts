@@ -18,7 +18,9 @@ import { toConversationItems } from './toConversationItems.js';
 /** How many items one request may add, as in OpenAI's API. */
 const MAX_NEW_ITEMS = 20;
 
-const newItems = z.array(z.unknown(), { error: 'items must be an array of input items' }).max(MAX_NEW_ITEMS, `more than ${MAX_NEW_ITEMS} items`);
+const newItems = z
+  .array(z.unknown(), { error: 'items must be an array of input items' })
+  .max(MAX_NEW_ITEMS, `more than ${MAX_NEW_ITEMS} items`);
 const createSchema = z.object({ items: newItems.nullable().optional(), metadata });
 const updateSchema = z.object({ metadata });
 const appendSchema = z.object({ items: newItems.min(1, 'items must not be empty') });

@@ -88,9 +88,7 @@ export async function startRun(
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() })),
     events$: (lifecycle) =>
-      defer(() =>
-        agent.run({ messages, model, approvals: inputs.approvals, steers$: inputs.steers$ }, lifecycle.cancellation),
-      ).pipe(
+      defer(() => agent.run({ messages, model, approvals: inputs.approvals, steers$: inputs.steers$ }, lifecycle.cancellation)).pipe(
         lifecycle.record,
         tap((event) => inputs.follow(event)),
         toRunEvents(),

@@ -26,6 +26,7 @@ export function failingStore(store: Store, failing: (call: string) => boolean = 
     responses: guard(store.responses, 'responses'),
     runs: guard(store.runs, 'runs'),
     events: guard(store.events, 'events'),
+    conversations: guard(store.conversations, 'conversations'),
     enforceRetention: () => guard(store, 'store').enforceRetention(),
     checkWritable: async () => (failing('store.checkWritable') ? 'disk I/O error (injected)' : store.checkWritable()),
     close: () => store.close(),

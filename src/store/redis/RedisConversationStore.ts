@@ -90,7 +90,14 @@ export class RedisConversationStore implements ConversationStore {
       const bytes = items.reduce((sum, item) => sum + itemBytes(item), 0);
       await this.redis.eval(CREATE, {
         keys: this.#keys(id),
-        arguments: [String(this.retention.maxAgeMs), String(created_at), owner, JSON.stringify(metadata), String(bytes), ...itemArgs(items)],
+        arguments: [
+          String(this.retention.maxAgeMs),
+          String(created_at),
+          owner,
+          JSON.stringify(metadata),
+          String(bytes),
+          ...itemArgs(items),
+        ],
       });
       await this.#used(id);
     });
@@ -100,7 +107,13 @@ export class RedisConversationStore implements ConversationStore {
     return redisCall('read a conversation', async () => {
       const [created_at, owner, metadata, bytes] = await this.redis.hmGet(this.#keys(id)[0], ['created_at', 'owner', 'metadata', 'bytes']);
       if (!created_at || !owner || !metadata) return undefined;
-      return { id, created_at: Number(created_at), owner, metadata: JSON.parse(metadata) as Record<string, string>, bytes: Number(bytes ?? 0) };
+      return {
+        id,
+        created_at: Number(created_at),
+        owner,
+        metadata: JSON.parse(metadata) as Record<string, string>,
+        bytes: Number(bytes ?? 0),
+      };
     });
   }
 

@@ -76,7 +76,8 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   #get(id: string): ConversationRecord | undefined {
-    const row = this.#db.prepare('SELECT id, created_at, owner, metadata, bytes FROM conversations WHERE id = ?').get(id) as Row | undefined;
+    const row = this.#db.prepare('SELECT id, created_at, owner, metadata, bytes FROM conversations WHERE id = ?').get(id) as
+      Row | undefined;
     return row && toRecord(row);
   }
 
@@ -99,17 +100,16 @@ export class SqliteConversationStore implements ConversationStore {
   items(id: string): Promise<ConversationItem[] | undefined> {
     return storeCall('read conversation items', () => {
       if (!this.#get(id)) return undefined;
-      return (this.#db.prepare('SELECT body FROM conversation_items WHERE conversation_id = ? ORDER BY seq').pluck().all(id) as string[]).map(
-        (body) => JSON.parse(body) as ConversationItem,
-      );
+      return (
+        this.#db.prepare('SELECT body FROM conversation_items WHERE conversation_id = ? ORDER BY seq').pluck().all(id) as string[]
+      ).map((body) => JSON.parse(body) as ConversationItem);
     });
   }
 
   item(id: string, itemId: string): Promise<ConversationItem | undefined> {
     return storeCall('read a conversation item', () => {
       const body = this.#db.prepare('SELECT body FROM conversation_items WHERE conversation_id = ? AND id = ?').pluck().get(id, itemId) as
-        | string
-        | undefined;
+        string | undefined;
       return body === undefined ? undefined : (JSON.parse(body) as ConversationItem);
     });
   }
@@ -136,7 +136,10 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   #append(id: string, items: readonly ConversationItem[]): void {
-    const next = this.#db.prepare('SELECT coalesce(max(seq), -1) + 1 FROM conversation_items WHERE conversation_id = ?').pluck().get(id) as number;
+    const next = this.#db
+      .prepare('SELECT coalesce(max(seq), -1) + 1 FROM conversation_items WHERE conversation_id = ?')
+      .pluck()
+      .get(id) as number;
     const insert = this.#db.prepare('INSERT INTO conversation_items (conversation_id, seq, id, bytes, body) VALUES (?, ?, ?, ?, ?)');
     let bytes = 0;
     for (const [index, item] of items.entries()) {
