@@ -70,13 +70,12 @@ describe('the Conversations API with the official openai client', () => {
     });
     expect(added.data).toHaveLength(2);
     const secret = added.data[0]!;
-    expect(await client.conversations.items.retrieve(secret.id, { conversation_id: conversation.id })).toEqual(secret);
+    const secretId = secret.id!;
+    expect(await client.conversations.items.retrieve(secretId, { conversation_id: conversation.id })).toEqual(secret);
 
-    const after = await client.conversations.items.delete(secret.id, { conversation_id: conversation.id });
+    const after = await client.conversations.items.delete(secretId, { conversation_id: conversation.id });
     expect(after).toEqual(conversation);
-    await expect(client.conversations.items.retrieve(secret.id, { conversation_id: conversation.id })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(client.conversations.items.retrieve(secretId, { conversation_id: conversation.id })).rejects.toBeInstanceOf(NotFoundError);
 
     await client.responses.create({ model: 'up-model', conversation: conversation.id, input: 'What do I like?' });
     expect(await sentMessages(upstream, 0)).toEqual([
