@@ -9,7 +9,11 @@ export interface ConversationObject {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
-export const conversationObject = ({ id, created_at, metadata }: ConversationRecord): ConversationObject => ({
+export const conversationObject = ({
+  id,
+  created_at,
+  metadata,
+}: Pick<ConversationRecord, 'id' | 'created_at' | 'metadata'>): ConversationObject => ({
   id,
   object: 'conversation',
   created_at,

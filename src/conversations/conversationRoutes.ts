@@ -52,7 +52,7 @@ export function createConversationRoute({ store }: ConversationsContext): RouteH
       owner: localsOf(res).principal.id,
     };
     await store.conversations.create(conversation, items);
-    res.json(conversationObject({ ...conversation, bytes: 0 }));
+    res.json(conversationObject(conversation));
   };
 }
 
