@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { concatMap, defer, map, tap } from 'rxjs';
+import { concatMap, defer, identity, map, tap } from 'rxjs';
 import type { AgentEventOf } from '../agent/agentEvent.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
@@ -78,12 +78,14 @@ export async function startRun(
   };
   const messages = [...request.system, ...(conversation?.history ?? []), ...request.input];
   // Its input and answer join the conversation before `run.completed` is logged, as a response's do before its terminal event.
-  const appendCompleted = async (event: RunEvent): Promise<RunEvent> => {
-    if (conversation && event.type === 'run.completed') {
-      await conversation.append(toConversationItems([...request.input, { role: 'assistant', content: event.output }]));
-    }
-    return event;
-  };
+  const appendCompleted = conversation
+    ? concatMap(async (event: RunEvent) => {
+        if (event.type === 'run.completed') {
+          await conversation.append(toConversationItems([...request.input, { role: 'assistant', content: event.output }]));
+        }
+        return event;
+      })
+    : identity;
   const started = await detached.start<RunObject>(id, {
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() })),
@@ -92,7 +94,7 @@ export async function startRun(
         lifecycle.record,
         tap((event) => inputs.follow(event)),
         toRunEvents(),
-        concatMap(appendCompleted),
+        appendCompleted,
         tap(follow),
         map(toLoggedEvent),
       ),
