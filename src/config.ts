@@ -68,7 +68,7 @@ export const SETTINGS = {
   maxBodyBytes: { env: 'RXGATE_MAX_BODY_BYTES', default: '10485760', schema: positiveBytes, doc: 'Largest request body accepted (413 above).' },
   maxBufferedBytes: { env: 'RXGATE_MAX_BUFFERED_BYTES', default: '1048576', schema: positiveBytes, doc: 'Unread bytes a slow client may owe before it is cut off.' },
   maxOutputChars: { env: 'RXGATE_MAX_OUTPUT_CHARS', default: '1000000', schema: positiveInt, doc: 'Characters of text and reasoning one answer may have; past it the answer ends as cut by length (`finish_reason: "length"`).' },
-  maxConversationBytes: { env: 'RXGATE_MAX_CONVERSATION_BYTES', default: '16777216', schema: positiveBytes, doc: 'Largest stored conversation a `previous_response_id` may continue, in bytes of its stored turns (400 above).' },
+  maxConversationBytes: { env: 'RXGATE_MAX_CONVERSATION_BYTES', default: '16777216', schema: positiveBytes, doc: 'Largest stored conversation a `previous_response_id` or `conversation` may continue, in bytes of its stored turns or items (400 above, unless `truncation: "auto"` with `conversation`).' },
   corsOrigins: { env: 'RXGATE_CORS_ORIGINS', default: '', schema: list, doc: 'Comma-separated allowed browser origins, or `*`. Empty: CORS off.' },
   headersTimeoutMs: { env: 'RXGATE_HEADERS_TIMEOUT_MS', default: '15000', schema: positiveMs, doc: 'Longest a client may take to send its request headers (slowloris guard).' },
   requestTimeoutMs: {

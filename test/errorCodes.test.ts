@@ -227,6 +227,13 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     const first = await createResponse(url, { input: 'x'.repeat(2_000) });
     return envelope(await post(`${url}/v1/responses`, { input: 'hi', previous_response_id: first }));
   },
+  conversation_not_found: async () => envelope(await fetch(`${(await open()).url}/v1/conversations/conv_nope`)),
+  conversation_locked: async () => {
+    const { url, store } = await open();
+    const { id } = (await (await post(`${url}/v1/conversations`, {})).json()) as { id: string };
+    await store.conversations.lock(id, 'another response');
+    return envelope(await post(`${url}/v1/responses`, { input: 'hi', conversation: id }));
+  },
   invalid_json: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, '{"messages": [')),
   invalid_body: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, [1, 2])),
   unsupported_encoding: async () =>

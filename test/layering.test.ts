@@ -12,6 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['http'],
   ['jobs'],
   ['runs'],
+  ['conversations'],
   ['responses'],
   ['chat'],
   ['detached'],

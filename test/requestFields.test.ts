@@ -56,8 +56,7 @@ const CHAT_REFUSED: readonly [field: string, extra: Record<string, unknown>, par
 const RESPONSES_REFUSED: readonly [field: string, extra: Record<string, unknown>, param: string][] = [
   ['top_logprobs', { top_logprobs: 2 }, 'top_logprobs'],
   ['logprobs in include', { include: ['message.output_text.logprobs'] }, 'include'],
-  ['truncation auto', { truncation: 'auto' }, 'truncation'],
-  ['a conversation', { conversation: 'conv_1' }, 'conversation'],
+  ['truncation auto without a conversation', { truncation: 'auto' }, 'truncation'],
   ['a stored prompt', { prompt: { id: 'pmpt_1' } }, 'prompt'],
   ['max_tool_calls', { max_tool_calls: 3 }, 'max_tool_calls'],
   ['a hosted tool', { tools: [{ type: 'web_search' }] }, 'tools[0].type'],

@@ -151,3 +151,29 @@ describe('the store across restarts of the packaged server', () => {
     expect((await fetch(`${first.url}/health/ready`)).status).toBe(200);
   });
 });
+
+async function startWithClient(): Promise<CliProcess & { client: OpenAI }> {
+  const cli = await start();
+  return { ...cli, client: new OpenAI({ baseURL: `${cli.url}/v1`, apiKey: 'unused', maxRetries: 0 }) };
+}
+
+describe('a conversation across a SIGKILL of the packaged server (SQLite)', () => {
+  it('is left as it was by a response cut off mid-answer, and the restarted server continues it at once', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rxgate-conversation-'));
+    const first = await startWithClient();
+    const conversation = await first.client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'I am Ann' }] });
+    const before = await first.client.conversations.items.list(conversation.id);
+    const stream = await first.client.responses.create({ conversation: conversation.id, input: 'Tell me a long story', stream: true });
+    for await (const event of stream) if (event.type === 'response.output_text.delta') break;
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await startWithClient();
+    expect((await second.client.conversations.items.list(conversation.id)).data).toEqual(before.data);
+    const next = await second.client.responses.create({ conversation: conversation.id, input: 'What is 2+3?' });
+    expect(next.status).toBe('completed');
+    const after = await second.client.conversations.items.list(conversation.id, { order: 'asc' });
+    expect(after.data.slice(0, 2)).toEqual([before.data[0], expect.objectContaining({ type: 'message', role: 'user' })]);
+    expect(after.data.at(-1)).toEqual(next.output.at(-1));
+  });
+});

@@ -22,6 +22,17 @@ import {
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
 import { ActiveRuns } from '../pipeline/activeRuns.js';
+import {
+  appendItemsRoute,
+  createConversationRoute,
+  deleteConversationRoute,
+  deleteItemRoute,
+  listItemsRoute,
+  retrieveConversationRoute,
+  retrieveItemRoute,
+  updateConversationRoute,
+} from '../conversations/conversationRoutes.js';
+import { createConversationOpener } from '../conversations/createConversationOpener.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { createResponseRoute } from '../responses/createResponseRoute.js';
 import { recoverResponses } from '../responses/recoverResponses.js';
@@ -201,12 +212,14 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     maxBufferedBytes: config.maxBufferedBytes,
     maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   };
+  const maxConversationBytes = config.maxConversationBytes ?? DEFAULTS.maxConversationBytes;
   const stored = {
     ...serving,
     store,
     detached,
     followers: new Followers(config.maxFollowersPerRun ?? DEFAULTS.maxFollowersPerRun),
-    maxConversationBytes: config.maxConversationBytes ?? DEFAULTS.maxConversationBytes,
+    maxConversationBytes,
+    openConversation: createConversationOpener(store.conversations, maxConversationBytes),
     approvalTimeoutMs: config.approvalTimeoutMs ?? DEFAULTS.approvalTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
   };
@@ -255,6 +268,14 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.get('/responses/:id/input_items', mount(inputItemsRoute(stored)));
   v1.delete('/responses/:id', mount(deleteResponseRoute(stored)));
   v1.post('/responses/:id/cancel', mount(cancelResponseRoute(stored)));
+  v1.post('/conversations', mount(createConversationRoute(stored)));
+  v1.get('/conversations/:id', mount(retrieveConversationRoute(stored)));
+  v1.post('/conversations/:id', mount(updateConversationRoute(stored)));
+  v1.delete('/conversations/:id', mount(deleteConversationRoute(stored)));
+  v1.get('/conversations/:id/items', mount(listItemsRoute(stored)));
+  v1.post('/conversations/:id/items', mount(appendItemsRoute(stored)));
+  v1.get('/conversations/:id/items/:itemId', mount(retrieveItemRoute(stored)));
+  v1.delete('/conversations/:id/items/:itemId', mount(deleteItemRoute(stored)));
   v1.post('/runs', knownModel, mount(createRunRoute(stored)));
   v1.get('/runs', mount(listRunsRoute(stored)));
   v1.get('/runs/:id', mount(retrieveRunRoute(stored)));

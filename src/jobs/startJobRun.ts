@@ -12,7 +12,7 @@ export async function startJobRun(
   fire: Pick<JobFire, 'slot' | 'trigger' | 'fired_at'>,
 ): Promise<DetachedRun<RunObject>> {
   const request = parseRunRequest({ input: job.input, instructions: job.instructions, model: job.model });
-  const run = await startRun({ ...request, jobId: job.id }, context, job.owner);
+  const run = await startRun({ ...request, jobId: job.id }, context, { owner: job.owner });
   await context.store.jobs.record(job.id, { ...fire, run_id: run.id, skipped: null });
   return run;
 }

@@ -2,6 +2,7 @@ import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { assertResponseOwner } from './assertResponseOwner.js';
+import { continueConversation } from './continueConversation.js';
 import { followedResponse } from './followedResponse.js';
 import { respondResponse } from './respondResponse.js';
 import { parseResponseRequest } from './responseRequest.js';
@@ -10,28 +11,45 @@ import { createResponseTurn } from './responseTurn.js';
 import { startBackgroundResponse } from './startBackgroundResponse.js';
 import { streamResponse } from './streamResponse.js';
 
-/** `POST /v1/responses`: streaming or not, in the foreground or in the background. */
+/**
+ * `POST /v1/responses`: streaming or not, in the foreground or in the background; with
+ * `conversation`, continuing it (held until the response settles) and appended to.
+ */
 export function createResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const request = parseResponseRequest(req.body);
-    const { principal } = localsOf(res);
+    const { principal, trace } = localsOf(res);
     if (request.previousResponseId)
       await assertResponseOwner(context.store, request.previousResponseId, principal, request.previousResponseId);
-    const turn = await createResponseTurn(request, context.store, {
-      owner: principal.id,
-      defaultModel: context.defaultModel,
-      serverToolNames: context.agent.serverToolNames ?? [],
-      maxConversationBytes: context.maxConversationBytes,
-      trace: localsOf(res).trace,
-    });
-    if (!request.background) return request.stream ? streamResponse(req, res, turn, context) : respondResponse(req, res, turn, context);
-    const snapshot = turn.draft.snapshot('queued');
-    const run = await startBackgroundResponse(turn, context);
-    localsOf(res).keepSlotUntil?.(run.ended);
-    if (!request.stream) {
-      res.json(snapshot);
-      return;
+    const held = request.conversation
+      ? await context.openConversation({ id: request.conversation, principal, truncate: request.truncate })
+      : undefined;
+    // A background response that started releases the conversation when it settles; anything else here.
+    let handedOver = false;
+    try {
+      const turn = await createResponseTurn(request, context.store, {
+        owner: principal.id,
+        defaultModel: context.defaultModel,
+        serverToolNames: context.agent.serverToolNames ?? [],
+        maxConversationBytes: context.maxConversationBytes,
+        trace,
+        history: held?.history,
+      });
+      const continued = held ? continueConversation(turn, held) : turn;
+      if (!request.background) {
+        return await (request.stream ? streamResponse(req, res, continued, context) : respondResponse(req, res, continued, context));
+      }
+      const snapshot = continued.draft.snapshot('queued');
+      const run = await startBackgroundResponse(continued, context);
+      handedOver = true;
+      localsOf(res).keepSlotUntil?.(run.ended);
+      if (!request.stream) {
+        res.json(snapshot);
+        return;
+      }
+      return serveLoggedEvents(req, res, followedResponse(context, run.id, -1), context);
+    } finally {
+      if (!handedOver) await held?.release();
     }
-    return serveLoggedEvents(req, res, followedResponse(context, run.id, -1), context);
   };
 }

@@ -67,9 +67,16 @@ const textFormat = z.discriminatedUnion(
   { error: 'text.format must have type "text", "json_object" or "json_schema"' },
 );
 
+const conversationId = z.string({ error: 'conversation must be a conversation id or {"id": ...}' }).min(1).max(256);
+
 const responseRequestSchema = z.object({
   ...turnFields,
   previous_response_id: z.string({ error: 'previous_response_id must be a string' }).min(1).max(256).nullable().optional(),
+  conversation: z
+    .union([conversationId, z.object({ id: conversationId })], { error: 'conversation must be a conversation id or {"id": ...}' })
+    .nullable()
+    .optional(),
+  truncation: z.enum(['auto', 'disabled'], { error: 'truncation must be "auto" or "disabled"' }).nullable().optional(),
   store: flag('store'),
   stream: flag('stream'),
   background: flag('background'),
@@ -99,6 +106,10 @@ export interface ResponseRequest {
   readonly input: readonly InputItem[];
   readonly instructions: string | null;
   readonly previousResponseId: string | null;
+  /** The id of the conversation this response continues and is appended to. */
+  readonly conversation: string | null;
+  /** `truncation: "auto"`: the oldest items of the conversation are left out rather than the request refused. */
+  readonly truncate: boolean;
   readonly store: boolean;
   readonly stream: boolean;
   readonly background: boolean;
@@ -123,8 +134,6 @@ const REFUSED: readonly (readonly [param: string, refuses: (value: unknown) => b
     (value) => Array.isArray(value) && value.includes('message.output_text.logprobs'),
     'rxgate does not return log probabilities',
   ],
-  ['truncation', (value) => value === 'auto', 'rxgate does not truncate a conversation; send truncation: "disabled" or leave it out'],
-  ['conversation', isSet, 'rxgate has no Conversations API; chain responses with previous_response_id'],
   ['prompt', isSet, 'rxgate has no stored prompts; send instructions and input'],
   ['max_tool_calls', isSet, 'rxgate caps the model calls of a run with RXGATE_MAX_TOOL_ITERATIONS, not per request'],
 ];
@@ -188,12 +197,15 @@ export function parseResponseRequest(body: unknown): ResponseRequest {
   if (!parsed.success) throw invalidRequest(parsed.error, body);
   const { model, input, instructions, previous_response_id, store, stream, background, tools, tool_choice, parallel_tool_calls } =
     parsed.data;
+  const { conversation, truncation } = parsed.data;
   const { text, reasoning, max_output_tokens, temperature, top_p, user } = parsed.data;
   const request: ResponseRequest = {
     model,
     input: parseResponseInput(input, body),
     instructions: instructions ?? null,
     previousResponseId: previous_response_id ?? null,
+    conversation: typeof conversation === 'object' && conversation ? conversation.id : (conversation ?? null),
+    truncate: truncation === 'auto',
     store: store ?? true,
     stream: stream ?? false,
     background: background ?? false,
@@ -217,6 +229,18 @@ export function parseResponseRequest(body: unknown): ResponseRequest {
     }) as ModelOptions,
     echo: toEcho(parsed.data),
   };
+  if (request.conversation && request.previousResponseId) {
+    throw new RequestError(
+      400,
+      "invalid 'conversation': conversation and previous_response_id cannot be used together; send one of them",
+      'invalid_request_error',
+      'conversation',
+      'invalid_value',
+    );
+  }
+  if (request.truncate && !request.conversation) {
+    throw unsupportedParameter('truncation', 'rxgate truncates only a conversation\'s items; send truncation: "auto" with conversation');
+  }
   if (request.background && !request.store) {
     throw new RequestError(
       400,

@@ -16,6 +16,8 @@ import type { RunTrace } from '../tracing/RunTrace.js';
 export interface ResponseTurn {
   readonly draft: ResponseDraft;
   readonly agentRequest: AgentRequest;
+  /** This turn's input as chat messages, references resolved. */
+  readonly input: readonly ChatMessage[];
   /** Stores the response with this turn (its input and the answer so far), when `store` is on; a settled one also applies retention. */
   save(response: ResponseObject): Promise<void>;
 }
@@ -31,6 +33,8 @@ export interface ResponseTurnOptions {
   readonly maxConversationBytes?: number;
   /** The request's span, which the turn's run hangs below. Default: none (tracing off). */
   readonly trace?: RunTrace;
+  /** The messages of the conversation the request continues (`conversation`), in place of a `previous_response_id` chain. */
+  readonly history?: readonly ChatMessage[];
 }
 
 const PARAMS = { toolName: (index: number) => `tools[${index}].name`, toolChoiceName: 'tool_choice.name' };
@@ -51,9 +55,11 @@ const PARAMS = { toolName: (index: number) => `tools[${index}].name`, toolChoice
  * items with `previous_response_id` continues a conversation the upstream accepts.
  */
 export async function createResponseTurn(request: ResponseRequest, store: Store, options: ResponseTurnOptions): Promise<ResponseTurn> {
-  const history: ChatMessage[] = request.previousResponseId
-    ? await store.responses.conversation(request.previousResponseId, options.maxConversationBytes ?? Number.POSITIVE_INFINITY)
-    : [];
+  const history =
+    options.history ??
+    (request.previousResponseId
+      ? await store.responses.conversation(request.previousResponseId, options.maxConversationBytes ?? Number.POSITIVE_INFINITY)
+      : []);
   const resume = resumeApprovals(history, request.input, options.serverToolNames);
   const { messages: given, sources } = toChatMessages(await resolveItemReferences(request.input, store));
   // Calls the conversation left waiting and this input goes on without answering are closed first, as part of this turn.
@@ -79,6 +85,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
   const system: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];
   return {
     draft,
+    input,
     agentRequest: {
       messages: [...system, ...history, ...input],
       model,

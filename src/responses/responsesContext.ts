@@ -1,8 +1,11 @@
 import type { DetachedContext } from '../detached/detachedContext.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
+import type { OpenConversation } from './heldConversation.js';
 
 /** What the Responses API routes share. */
 export interface ResponsesContext extends ServingContext, DetachedContext {
   /** `RXGATE_MAX_CONVERSATION_BYTES`: the largest stored conversation a `previous_response_id` may continue. */
   readonly maxConversationBytes: number;
+  /** Holds the conversation a request continues (`conversation`). */
+  readonly openConversation: OpenConversation;
 }

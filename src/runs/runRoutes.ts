@@ -18,9 +18,9 @@ const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.
 export const idOf = (params: Record<string, string | string[]>): string => String(params.id);
 
 /**
- * `POST /v1/runs`: 202 with the run's id at once; the run goes on detached. With an
- * `Idempotency-Key` the key's owner used before for the same request, the run it started, and
- * `Idempotency-Replayed: true`; used for another request, 422.
+ * `POST /v1/runs`: 202 with the run's id at once; the run goes on detached, holding the conversation
+ * it continues until it ends. With an `Idempotency-Key` the key's owner used before for the same
+ * request, the run it started, and `Idempotency-Replayed: true`; used for another request, 422.
  */
 export const createRunRoute =
   (context: RunsContext): RouteHandler =>
@@ -36,7 +36,15 @@ export const createRunRoute =
         .json({ run_id: id, status: stored?.status ?? 'queued' });
       return;
     }
-    const run = await startRun(request, context, locals.principal.id, id, locals.trace);
+    const held = request.conversation
+      ? await context.openConversation({ id: request.conversation, principal: locals.principal, truncate: request.truncate })
+      : undefined;
+    const run = await startRun(request, context, { owner: locals.principal.id, id, trace: locals.trace, conversation: held }).catch(
+      async (error: unknown) => {
+        await held?.release();
+        throw error;
+      },
+    );
     locals.keepSlotUntil?.(run.ended);
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };

@@ -1,5 +1,6 @@
 import type { DetachedContext } from '../detached/detachedContext.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
+import type { OpenConversation } from '../responses/heldConversation.js';
 
 /** What the Runs API routes share. */
 export interface RunsContext extends ServingContext, DetachedContext {
@@ -7,4 +8,6 @@ export interface RunsContext extends ServingContext, DetachedContext {
   readonly approvalTimeoutMs: number;
   /** `RXGATE_IDEMPOTENCY_TTL_MS`: how long an `Idempotency-Key` of `POST /v1/runs` is remembered. */
   readonly idempotencyTtlMs: number;
+  /** Holds the conversation a run continues (`conversation`). */
+  readonly openConversation: OpenConversation;
 }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { defer, map, tap } from 'rxjs';
+import { concatMap, defer, identity, map, tap } from 'rxjs';
 import type { AgentEventOf } from '../agent/agentEvent.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
 import { RunInputs } from '../detached/RunInputs.js';
+import { toConversationItems } from '../conversations/toConversationItems.js';
 import { InterruptedError } from '../errors/InterruptedError.js';
+import type { HeldConversation } from '../responses/heldConversation.js';
 import type { RunEvent } from './runEvent.js';
 import { toRunError } from './runError.js';
 import type { PendingApproval, RunObject } from './runObject.js';
@@ -29,19 +31,30 @@ const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApp
   expires_at: Math.ceil((event.expiresAt ?? 0) / 1000),
 });
 
+/** Who starts a run, and what it carries on from. */
+export interface RunStart {
+  /** The principal id the run belongs to. */
+  readonly owner: string;
+  /** Default: a new one (`Idempotency-Key` claims one before the run starts). */
+  readonly id?: string;
+  /** The span of the request that starts it, which the run's spans hang below. Default: none. */
+  readonly trace?: RunTrace;
+  /** The conversation it continues, held until it ends. */
+  readonly conversation?: HeldConversation;
+}
+
 /**
  * Starts a run detached from any connection, owned by `owner` (a principal id). Its status follows the run (`queued`, `running`,
  * then `completed`, `failed` or `cancelled`) and is stored at each step; its events are logged
  * for `GET /v1/runs/{id}/events`. A stop ends it `cancelled`; shutdown ends it `failed` with the
- * reason. People's approvals and steers reach it through its `RunInputs`; while calls wait for an
+ * reason. With `conversation`, the run reads its items first, appends its input and answer when it
+ * completes (nothing when it fails or is cancelled) and releases it when it ends. People's approvals and steers reach it through its `RunInputs`; while calls wait for an
  * answer it shows as `waiting_for_approval`, and is stored again at each approval asked or resolved. Resolves once the run is stored `running` (or the store refused it).
  */
 export async function startRun(
   request: RunRequest,
   { agent, store, detached, defaultModel, approvalTimeoutMs }: RunsContext,
-  owner: string,
-  id = newRunId(),
-  trace?: RunTrace,
+  { owner, id = newRunId(), trace, conversation }: RunStart,
 ): Promise<DetachedRun<RunObject>> {
   const model = request.model ?? defaultModel;
   let run: RunObject = {
@@ -86,19 +99,25 @@ export async function startRun(
     const traced: RunEvent & { readonly trace_id?: string } = traceId ? { ...event, trace_id: traceId } : event;
     return toLoggedEvent(traced, seq);
   };
+  const messages = [...request.system, ...(conversation?.history ?? []), ...request.input];
+  // Its input and answer join the conversation before `run.completed` is logged, as a response's do before its terminal event.
+  const appendCompleted = conversation
+    ? concatMap(async (event: RunEvent) => {
+        if (event.type === 'run.completed') {
+          await conversation.append(toConversationItems([...request.input, { role: 'assistant', content: event.output }]));
+        }
+        return event;
+      })
+    : identity;
   const started = await detached.start<RunObject>(id, {
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() }), owner),
     events$: (lifecycle) =>
-      defer(() =>
-        agent.run(
-          { messages: request.messages, model, approvals: inputs.approvals, steers$: inputs.steers$, trace },
-          lifecycle.cancellation,
-        ),
-      ).pipe(
+      defer(() => agent.run({ messages, model, approvals: inputs.approvals, steers$: inputs.steers$, trace }, lifecycle.cancellation)).pipe(
         lifecycle.record,
         tap((event) => inputs.follow(event)),
         toRunEvents(),
+        appendCompleted,
         tap(follow),
         map(logged),
       ),
@@ -118,6 +137,8 @@ export async function startRun(
       return owed.map((event, index) => logged(event, nextSeq + index));
     },
   });
+  // However it ends, a refused start included, the conversation is free again.
+  void started.ended.finally(() => conversation?.release());
   // A refused save has ended the run `failed` (kept here until the store takes its final state): still a 202.
   await started.started.catch(() => undefined);
   return started;

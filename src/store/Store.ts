@@ -1,3 +1,4 @@
+import type { ConversationStore } from './ConversationStore.js';
 import type { EventLog } from './EventLog.js';
 import type { JobStore } from './JobStore.js';
 import type { IdempotencyStore } from './IdempotencyStore.js';
@@ -5,7 +6,7 @@ import type { ResponseStore } from './ResponseStore.js';
 import type { RunStore } from './RunStore.js';
 
 /**
- * Where the Responses and Runs APIs keep stored responses, runs and their event logs: SQLite in
+ * Where the Responses, Runs and Conversations APIs keep stored responses, runs, their event logs and conversations: SQLite in
  * one process by default (`SqliteStore`). Every call may fail (`StoreError`); no caller lets such
  * a failure escape to the process.
  */
@@ -17,6 +18,8 @@ export interface Store {
   readonly jobs: JobStore;
   /** `Idempotency-Key` records, per owner. */
   readonly idempotency: IdempotencyStore;
+  /** Conversations and their items (the Conversations API). */
+  readonly conversations: ConversationStore;
   /** Evicts what the retention policy no longer keeps; called after something settles. Returns how many items went. */
   enforceRetention(): Promise<number>;
   /** Undefined when writes go through, else why not (for the readiness check). */

@@ -44,6 +44,7 @@ export async function openConfiguredStore(config: StoreSettings, logger: Logger)
     cluster: config.redisCluster,
     prefix: config.redisPrefix,
     retention,
+    leaseMs: config.redisLeaseMs,
     logger,
   });
   const coordinator = await RedisCoordinator.start(store, {

@@ -28,6 +28,7 @@ export function failingStore(store: Store, failing: (call: string) => boolean = 
     events: guard(store.events, 'events'),
     jobs: guard(store.jobs, 'jobs'),
     idempotency: guard(store.idempotency, 'idempotency'),
+    conversations: guard(store.conversations, 'conversations'),
     enforceRetention: () => guard(store, 'store').enforceRetention(),
     checkWritable: async () => (failing('store.checkWritable') ? 'disk I/O error (injected)' : store.checkWritable()),
     close: () => store.close(),

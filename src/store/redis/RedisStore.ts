@@ -10,6 +10,7 @@ import type { Claimant } from './claimOrphans.js';
 import { onePassAtATime } from './onePassAtATime.js';
 import { redisCall } from './redisCall.js';
 import { RedisIdempotencyStore } from './RedisIdempotencyStore.js';
+import { RedisConversationStore } from './RedisConversationStore.js';
 import { RedisEventLog } from './RedisEventLog.js';
 import { RedisJobStore } from './RedisJobStore.js';
 import { RedisKeys } from './redisKeys.js';
@@ -23,6 +24,8 @@ export interface RedisStoreOptions extends RedisTarget {
   readonly prefix?: string;
   /** Default: `RXGATE_RETENTION_MAX_ITEMS` and `RXGATE_RETENTION_MAX_AGE_DAYS` at their defaults. */
   readonly retention?: RetentionPolicy;
+  /** How long a conversation's lock lasts unless renewed. Default `RXGATE_REDIS_LEASE_MS`'s, 10 s. */
+  readonly leaseMs?: number;
   /** Blocking connections that followers' wake-ups share on a single Redis (a cluster's are one per master). Default 2. */
   readonly blockingConnections?: number;
   readonly logger?: Logger;
@@ -40,6 +43,7 @@ export class RedisStore implements Store {
   readonly events: RedisEventLog;
   readonly jobs: RedisJobStore;
   readonly idempotency: RedisIdempotencyStore;
+  readonly conversations: RedisConversationStore;
   readonly keys: RedisKeys;
   /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
   readonly claimant: Claimant;
@@ -50,7 +54,12 @@ export class RedisStore implements Store {
   private constructor(
     readonly redis: RedisClient,
     readonly instanceId: string,
-    { prefix = DEFAULTS.redisPrefix, retention = retentionPolicy(DEFAULTS), blockingConnections = 2 }: RedisStoreOptions,
+    {
+      prefix = DEFAULTS.redisPrefix,
+      retention = retentionPolicy(DEFAULTS),
+      blockingConnections = 2,
+      leaseMs = DEFAULTS.redisLeaseMs,
+    }: RedisStoreOptions,
   ) {
     this.keys = new RedisKeys(prefix);
     this.#retention = retention;
@@ -61,6 +70,7 @@ export class RedisStore implements Store {
     this.idempotency = new RedisIdempotencyStore(redis, this.keys);
     this.events = new RedisEventLog(redis, this.keys, this.#watcher, instanceId);
     this.jobs = new RedisJobStore(redis, this.keys);
+    this.conversations = new RedisConversationStore(redis, prefix, retention, leaseMs);
   }
 
   /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */
@@ -125,7 +135,7 @@ export class RedisStore implements Store {
         await Promise.all(buried.map((id) => redis.del(keys.tombstone(id))));
         await redis.zRem(keys.tombstones(), buried);
       }
-      return responses.length + runs.length + buried.length;
+      return responses.length + runs.length + buried.length + (await this.conversations.evict());
     }),
   );
 

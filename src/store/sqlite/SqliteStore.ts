@@ -5,6 +5,7 @@ import type { Store } from '../Store.js';
 import { enforceRetention } from './enforceRetention.js';
 import { lockDataDir } from './lockDataDir.js';
 import { openDatabase } from './openDatabase.js';
+import { SqliteConversationStore } from './SqliteConversationStore.js';
 import { SqliteEventLog } from './SqliteEventLog.js';
 import { SqliteJobStore } from './SqliteJobStore.js';
 import { SqliteIdempotencyStore } from './SqliteIdempotencyStore.js';
@@ -28,6 +29,7 @@ export class SqliteStore implements Store {
   readonly events: SqliteEventLog;
   readonly jobs: SqliteJobStore;
   readonly idempotency: SqliteIdempotencyStore;
+  readonly conversations: SqliteConversationStore;
   readonly #db: Database.Database;
   readonly #retention: RetentionPolicy;
   readonly #health = new WriteHealth();
@@ -47,11 +49,15 @@ export class SqliteStore implements Store {
     this.idempotency = new SqliteIdempotencyStore(this.#db, this.#health);
     this.events = new SqliteEventLog(this.#db, this.#health, { flushMs });
     this.jobs = new SqliteJobStore(this.#db, this.#health);
+    this.conversations = new SqliteConversationStore(this.#db, this.#health);
   }
 
   async enforceRetention(): Promise<number> {
     await this.events.flush();
-    return this.#health.write('evict old items', () => enforceRetention(this.#db, this.#retention));
+    return this.#health.write(
+      'evict old items',
+      () => enforceRetention(this.#db, this.#retention) + this.conversations.evict(this.#retention),
+    );
   }
 
   async checkWritable(): Promise<string | undefined> {

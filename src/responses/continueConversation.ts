@@ -1,0 +1,30 @@
+import type { HeldConversation } from './heldConversation.js';
+import type { ResponseObject } from './responseObject.js';
+import type { ResponseTurn } from './responseTurn.js';
+import { toInputItems } from './toInputItems.js';
+
+/** Whether a settled response belongs in its conversation: it ran to its end, or to the length limit. */
+const ranToItsEnd = (response: ResponseObject): boolean =>
+  response.status === 'completed' || (response.status === 'incomplete' && response.incomplete_details?.reason === 'max_output_tokens');
+
+/**
+ * The turn of a response that continues `conversation`: once the response settles (and is
+ * stored), its input and output items are appended if it completed or ended at the length limit,
+ * never if it failed, was cancelled or interrupted; then the conversation is released. Its save
+ * resolves after both, so that the terminal event is sent only then.
+ */
+export function continueConversation(turn: ResponseTurn, conversation: HeldConversation): ResponseTurn {
+  return {
+    ...turn,
+    save: async (response) => {
+      if (response.status === 'queued' || response.status === 'in_progress') return turn.save(response);
+      try {
+        await turn.save(response);
+        // Input item ids are made from the response's, as `GET /v1/responses/{id}/input_items` lists them.
+        if (ranToItsEnd(response)) await conversation.append([...toInputItems(response.id, turn.input), ...response.output]);
+      } finally {
+        await conversation.release();
+      }
+    },
+  };
+}
