@@ -8,6 +8,7 @@ import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../src/config.js';
 import { answerClientError } from '../src/http/answerClientError.js';
 import { createApp } from '../src/http/createApp.js';
+import type { Overload } from '../src/health/overload.js';
 import { silentLogger } from '../src/logger.js';
 import { openConfiguredStore } from '../src/store/openConfiguredStore.js';
 import type { ActiveRuns } from '../src/pipeline/activeRuns.js';
@@ -43,6 +44,7 @@ const [kind, upstreamUrl, settingsJson] = process.argv.slice(2) as [GatewayKind,
 /** `RXGATE_*` settings for rxgate, as the environment would give them. */
 const settings = JSON.parse(settingsJson) as Record<string, string>;
 let activeRuns: ActiveRuns | undefined;
+let overload: Overload | undefined;
 let listener: RequestListener;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   const config = loadConfig({ RXGATE_TOOLS: '', ...settings });
@@ -53,6 +55,7 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   const rxgate = createApp({ agent, config, store, coordinator, ...(kind === 'rxgate-no-metrics' ? { metrics: noopMetrics() } : {}) });
   await rxgate.recovered;
   activeRuns = rxgate.activeRuns;
+  overload = rxgate.overload;
   listener = rxgate.app;
 } else {
   listener = kind === 'pipe' ? pipeRelay(upstreamUrl) : kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
@@ -73,6 +76,8 @@ server.on('request', (_req, res) => {
 });
 server.listen(0, '127.0.0.1', 4096);
 await once(server, 'listening');
+// As `startServer` does once listening.
+overload?.start();
 
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();

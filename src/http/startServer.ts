@@ -70,7 +70,7 @@ export async function startServer({
   assertSafeExposure(config);
   const readiness = new Readiness();
   for (const check of readinessChecks) readiness.add(check);
-  const { app, activeRuns, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store, coordinator });
+  const { app, activeRuns, overload, recovered } = createApp({ agent, config, logger, readiness, operators, metrics, store, coordinator });
   await recovered;
   // A client that trickles its headers or body is cut off; responses may stream for as long as they need.
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.
@@ -86,6 +86,7 @@ export async function startServer({
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
   await once(server, 'listening');
+  overload.start();
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
 
@@ -100,6 +101,7 @@ export async function startServer({
       await activeRuns.stopAll(InterruptReason.shuttingDown);
       server.closeIdleConnections();
       await Promise.race([closed, delay(1000).then(() => server.closeAllConnections())]);
+      overload.stop();
       logger.info('shut down');
     })());
 
