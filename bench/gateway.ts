@@ -36,6 +36,8 @@ export interface GatewayStats {
   readonly fileLimit: number | null;
   /** What the server refused on client connections since it started (`clientError`), by error code. */
   readonly clientErrors: Record<string, number>;
+  /** CPU time this process has used since it started (user and system), in µs: `process.cpuUsage()`, as `/proc` counts it. */
+  readonly cpuMicros: number;
 }
 
 export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean; heapSnapshot?: string };
@@ -120,6 +122,7 @@ process.on('message', (message: GatewayMessage) => {
     if (message.gc) await collectGarbage();
     if (message.heapSnapshot) writeHeapSnapshot(message.heapSnapshot);
     const { rss, heapUsed } = process.memoryUsage();
+    const cpu = process.cpuUsage();
     const stats: GatewayStats = {
       rss,
       heapUsed,
@@ -131,6 +134,7 @@ process.on('message', (message: GatewayMessage) => {
       openFiles: openFiles(),
       fileLimit: fileLimit(),
       clientErrors,
+      cpuMicros: cpu.user + cpu.system,
     };
     process.send!({ type: 'stats', seq: message.seq, stats });
   })();

@@ -4,8 +4,11 @@ import { CHARTS } from './charts.js';
 import { OWN_FILES, type ConcurrencyRow, type Delay } from './concurrency.js';
 import type { ConcurrencyFigurePlan } from './concurrencyFigure.js';
 import type { CrossInstancePlan, CrossInstanceResult, CrossInstanceRow } from './crossInstance.js';
+import type { OverloadPlan, OverloadRow } from './overloadBurst.js';
+import { overloadSection } from './overloadSection.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
+import { DEFAULTS } from '../src/config.js';
 import { fixed, kib, mib } from './stats.js';
 import type { ThroughputRow } from './throughput.js';
 
@@ -22,6 +25,8 @@ export interface Report {
   readonly soak: SoakResult;
   /** Absent from results of runs before issue 14's figure. */
   readonly crossInstance?: CrossInstanceResult;
+  /** Absent from results of runs before issue 26's figure. */
+  readonly overload?: readonly OverloadRow[];
   readonly minutes: number;
   readonly date: string;
 }
@@ -404,5 +409,6 @@ export function renderReport(report: Report): string {
     soakSection(report.soak),
     '',
     ...(report.crossInstance ? [crossInstanceSection(report.crossInstance, report.plan.crossInstance as CrossInstancePlan), ''] : []),
+    ...(report.overload ? [overloadSection(report.overload, report.plan.overload as OverloadPlan, DEFAULTS.maxEventLoopDelayMs), ''] : []),
   ].join('\n');
 }
