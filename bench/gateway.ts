@@ -49,7 +49,8 @@ let activeRuns: ActiveRuns | undefined;
 let overload: Overload | undefined;
 let listener: RequestListener;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
-  const config = loadConfig({ RXGATE_TOOLS: '', ...settings });
+  // Never shedding unless a figure asks (figure 7): on a shared machine a slow turn must not turn a figure's requests away.
+  const config = loadConfig({ RXGATE_TOOLS: '', RXGATE_MAX_EVENT_LOOP_DELAY_MS: '0', ...settings });
   const agent = createLlmAgent({ baseUrl: upstreamUrl, model: 'bench', tools: [] });
   // With a store setting, the store it chooses (as the CLI opens it); else the in-memory default of `createApp`.
   const { store, coordinator } =
