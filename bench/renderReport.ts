@@ -3,6 +3,8 @@ import type { CancellationRow } from './cancellation.js';
 import { CHARTS } from './charts.js';
 import { OWN_FILES, type ConcurrencyRow, type Delay } from './concurrency.js';
 import type { ConcurrencyFigurePlan } from './concurrencyFigure.js';
+import type { CpuPlan, CpuRow } from './cpuPerRequest.js';
+import { cpuSection } from './cpuSection.js';
 import type { CrossInstancePlan, CrossInstanceResult, CrossInstanceRow } from './crossInstance.js';
 import type { OverloadPlan, OverloadRow } from './overloadBurst.js';
 import { overloadSection } from './overloadSection.js';
@@ -25,8 +27,9 @@ export interface Report {
   readonly soak: SoakResult;
   /** Absent from results of runs before issue 14's figure. */
   readonly crossInstance?: CrossInstanceResult;
-  /** Absent from results of runs before issue 26's figure. */
+  /** Absent from results of runs before issue 26's figures. */
   readonly overload?: readonly OverloadRow[];
+  readonly cpu?: readonly CpuRow[];
   readonly minutes: number;
   readonly date: string;
 }
@@ -410,5 +413,6 @@ export function renderReport(report: Report): string {
     '',
     ...(report.crossInstance ? [crossInstanceSection(report.crossInstance, report.plan.crossInstance as CrossInstancePlan), ''] : []),
     ...(report.overload ? [overloadSection(report.overload, report.plan.overload as OverloadPlan, DEFAULTS.maxEventLoopDelayMs), ''] : []),
+    ...(report.cpu ? [cpuSection(report.cpu, report.plan.cpu as CpuPlan), ''] : []),
   ].join('\n');
 }

@@ -6,6 +6,8 @@ import { measureCancellation } from './cancellation.js';
 import { writeCharts } from './charts.js';
 import { createClient } from './client.js';
 import { concurrencyPlan, measureConcurrencyFigure } from './concurrencyFigure.js';
+import { measureCpuPerRequest } from './cpuPerRequest.js';
+import { cpuTargets } from './cpuTargets.js';
 import { measureCrossInstance } from './crossInstance.js';
 import { launchGateway, type Gateway } from './launchGateway.js';
 import { measureLatencyUnderLoad } from './latencyUnderLoad.js';
@@ -32,6 +34,7 @@ const plan = {
     deltas: quick ? 200 : 2_000,
   },
   overload: overloadPlan(quick),
+  cpu: { clients: 16, requests: quick ? 160 : 1_600, rounds: 3 },
 };
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -69,6 +72,13 @@ async function measureAll(): Promise<Report> {
   await client.close();
   for (const gateway of gateways.values()) await gateway.stop();
 
+  log(`3/7 CPU per request (figure 8) ${JSON.stringify(plan.cpu)}`);
+  const cpuClient = createClient();
+  const { targets: cpuTargetList, stop: stopCpuTargets } = await cpuTargets(upstream.baseUrl);
+  const cpu = await measureCpuPerRequest(cpuClient, cpuTargetList, plan.cpu);
+  await cpuClient.close();
+  await stopCpuTargets();
+
   log(`4/7 concurrency ${JSON.stringify(plan.concurrency)}`);
   const concurrency = await measureConcurrencyFigure(upstream, plan.concurrency, log);
 
@@ -105,6 +115,7 @@ async function measureAll(): Promise<Report> {
     soak,
     crossInstance,
     overload,
+    cpu,
     minutes: (performance.now() - started) / 60_000,
     date: new Date().toISOString().slice(0, 10),
   };
