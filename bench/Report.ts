@@ -1,9 +1,11 @@
 import type { LatencyRow } from './addedLatency.js';
 import type { CancellationRow } from './cancellation.js';
 import type { ConcurrencyRow } from './concurrency.js';
+import type { CpuRow } from './cpuPerRequest.js';
 import type { CrossInstanceResult } from './crossInstance.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
+import type { OverloadRow } from './overloadBurst.js';
 import type { ThroughputRow } from './throughput.js';
 import type { TracingCostRow } from './tracingCost.js';
 
@@ -23,6 +25,9 @@ export interface Report {
   readonly soak: SoakResult;
   /** Absent from results of runs before issue 14's figure. */
   readonly crossInstance?: CrossInstanceResult;
+  /** Absent from results of runs before issue 26's figures. */
+  readonly overload?: readonly OverloadRow[];
+  readonly cpu?: readonly CpuRow[];
   readonly minutes: number;
   readonly date: string;
 }

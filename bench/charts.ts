@@ -64,11 +64,29 @@ export function memoryChart(report: Report): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** CPU time per request, by target, streaming and not. */
+export function cpuChart(report: Report): TopLevelSpec {
+  const values = (report.cpu ?? []).map((row) => ({ target: row.target, mode: row.mode, us: row.cpuMicrosPerRequest }));
+  return {
+    ...base,
+    title: 'Gateway CPU time per request (16 clients, 8 deltas)',
+    data: { values },
+    mark: 'bar',
+    encoding: {
+      x: { field: 'target', type: 'nominal', title: null, sort: ['pipe', 'bare', 'rxgate', 'portkey'] },
+      xOffset: { field: 'mode', type: 'nominal' },
+      y: { field: 'us', type: 'quantitative', title: 'CPU µs per request' },
+      color: { field: 'mode', type: 'nominal', title: null, legend: { orient: 'top' }, scale: { scheme: 'tableau10' } },
+    },
+  } as TopLevelSpec;
+}
+
 /** Beside BENCHMARKS.md, which shows them. */
-export const CHARTS = { latency: 'BENCHMARKS-latency.svg', memory: 'BENCHMARKS-memory.svg' } as const;
+export const CHARTS = { latency: 'BENCHMARKS-latency.svg', memory: 'BENCHMARKS-memory.svg', cpu: 'BENCHMARKS-cpu.svg' } as const;
 
 /** Writes the charts into `dir`, the folder of the BENCHMARKS.md that links them. */
 export async function writeCharts(report: Report, dir: string): Promise<void> {
   await writeFile(join(dir, CHARTS.latency), await toSvg(latencyChart(report)));
   await writeFile(join(dir, CHARTS.memory), await toSvg(memoryChart(report)));
+  if (report.cpu) await writeFile(join(dir, CHARTS.cpu), await toSvg(cpuChart(report)));
 }

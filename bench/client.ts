@@ -7,14 +7,21 @@ export function createClient(options: Agent.Options = {}): Agent {
 
 export type Posted = Dispatcher.ResponseData;
 
-/** `close`: ask for the connection to be closed after the response, so that a finished stream leaves no idle socket behind. */
-export function postChat(dispatcher: Agent, origin: string, body: string, signal?: AbortSignal, close = false): Promise<Posted> {
+/** `close`: ask for the connection to be closed after the response, so that a finished stream leaves no idle socket behind. `headers`: besides the content type. */
+export function postChat(
+  dispatcher: Agent,
+  origin: string,
+  body: string,
+  signal?: AbortSignal,
+  close = false,
+  headers: Record<string, string> = {},
+): Promise<Posted> {
   return request(`${origin}/v1/chat/completions`, {
     method: 'POST',
     dispatcher,
     signal,
     reset: close,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body,
   });
 }
@@ -74,9 +81,9 @@ export function answerOf(text: string): { content: string; clean: boolean } {
 }
 
 /** One request, from the call to the last byte of the body, in ms. */
-export async function timeOne(client: Agent, origin: string, body: string): Promise<number> {
+export async function timeOne(client: Agent, origin: string, body: string, headers: Record<string, string> = {}): Promise<number> {
   const started = performance.now();
-  const response = await postChat(client, origin, body);
+  const response = await postChat(client, origin, body, undefined, false, headers);
   await response.body.dump({ limit: Number.MAX_SAFE_INTEGER });
   if (response.statusCode !== 200) throw new Error(`${origin} answered ${response.statusCode}`);
   return performance.now() - started;

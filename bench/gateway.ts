@@ -8,6 +8,7 @@ import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../src/config.js';
 import { answerClientError } from '../src/http/answerClientError.js';
 import { createApp } from '../src/http/createApp.js';
+import type { Overload } from '../src/health/overload.js';
 import { silentLogger } from '../src/logger.js';
 import { openConfiguredStore } from '../src/store/openConfiguredStore.js';
 import { startTracing } from '../src/tracing/startTracing.js';
@@ -36,6 +37,8 @@ export interface GatewayStats {
   readonly fileLimit: number | null;
   /** What the server refused on client connections since it started (`clientError`), by error code. */
   readonly clientErrors: Record<string, number>;
+  /** CPU time this process has used since it started (user and system), in µs: `process.cpuUsage()`, as `/proc` counts it. */
+  readonly cpuMicros: number;
 }
 
 export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean; heapSnapshot?: string };
@@ -45,9 +48,11 @@ const [kind, upstreamUrl, settingsJson] = process.argv.slice(2) as [GatewayKind,
 const settings = JSON.parse(settingsJson) as Record<string, string>;
 let activeRuns: ActiveRuns | undefined;
 let flushTracing = async (): Promise<void> => undefined;
+let overload: Overload | undefined;
 let listener: RequestListener;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
-  const config = loadConfig({ RXGATE_TOOLS: '', ...settings });
+  // Never shedding unless a figure asks (figure 7): on a shared machine a slow turn must not turn a figure's requests away.
+  const config = loadConfig({ RXGATE_TOOLS: '', RXGATE_MAX_EVENT_LOOP_DELAY_MS: '0', ...settings });
   const agent = createLlmAgent({ baseUrl: upstreamUrl, model: 'bench', tools: [] });
   // With a store setting, the store it chooses (as the CLI opens it); else the in-memory default of `createApp`.
   const { store, coordinator } =
@@ -65,6 +70,7 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   });
   await rxgate.recovered;
   activeRuns = rxgate.activeRuns;
+  overload = rxgate.overload;
   listener = rxgate.app;
 } else {
   listener = kind === 'pipe' ? pipeRelay(upstreamUrl) : kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
@@ -85,6 +91,8 @@ server.on('request', (_req, res) => {
 });
 server.listen(0, '127.0.0.1', 4096);
 await once(server, 'listening');
+// As `startServer` does once listening.
+overload?.start();
 
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
@@ -127,6 +135,7 @@ process.on('message', (message: GatewayMessage) => {
     if (message.gc) await collectGarbage();
     if (message.heapSnapshot) writeHeapSnapshot(message.heapSnapshot);
     const { rss, heapUsed } = process.memoryUsage();
+    const cpu = process.cpuUsage();
     const stats: GatewayStats = {
       rss,
       heapUsed,
@@ -138,6 +147,7 @@ process.on('message', (message: GatewayMessage) => {
       openFiles: openFiles(),
       fileLimit: fileLimit(),
       clientErrors,
+      cpuMicros: cpu.user + cpu.system,
     };
     process.send!({ type: 'stats', seq: message.seq, stats });
   })();

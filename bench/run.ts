@@ -6,6 +6,8 @@ import { measureCancellation } from './cancellation.js';
 import { writeCharts } from './charts.js';
 import { createClient } from './client.js';
 import { concurrencyPlan, measureConcurrencyFigure } from './concurrencyFigure.js';
+import { measureCpuPerRequest } from './cpuPerRequest.js';
+import { cpuTargets } from './cpuTargets.js';
 import { measureCrossInstance } from './crossInstance.js';
 import { launchGateway, type Gateway } from './launchGateway.js';
 import { measureLatencyUnderLoad } from './latencyUnderLoad.js';
@@ -13,6 +15,8 @@ import { launchUpstream } from './launchUpstream.js';
 import { soakAborts } from './leakSoak.js';
 import type { Report } from './Report.js';
 import { renderReport } from './renderReport.js';
+import { overloadPlan } from './overloadPlan.js';
+import { measureOverload } from './overloadBurst.js';
 import { measureThroughput } from './throughput.js';
 import { measureTracingCost } from './tracingCost.js';
 
@@ -32,6 +36,8 @@ const plan = {
     followers: 200,
     deltas: quick ? 200 : 2_000,
   },
+  overload: overloadPlan(quick),
+  cpu: { clients: 16, requests: quick ? 160 : 1_600, rounds: 3 },
 };
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -47,9 +53,9 @@ async function measureAll(): Promise<Report> {
   const target = (kind: string) => ({ name: kind, origin: gateways.get(kind)!.origin });
   const client = createClient();
 
-  log(`1/6 added latency ${JSON.stringify(plan.latency)}`);
+  log(`1/7 added latency ${JSON.stringify(plan.latency)}`);
   const latency = await measureAddedLatency(client, upstream, [target('rxgate'), target('pipe'), target('bare')], plan.latency);
-  log(`1/6 added latency under concurrent clients ${JSON.stringify(plan.loadedLatency)}`);
+  log(`1/7 added latency under concurrent clients ${JSON.stringify(plan.loadedLatency)}`);
   const loadedLatency = await measureLatencyUnderLoad(
     client,
     upstream,
@@ -57,31 +63,41 @@ async function measureAll(): Promise<Report> {
     plan.loadedLatency,
   );
 
-  log(`2/6 streaming throughput ${JSON.stringify(plan.throughput)}`);
+  log(`2/7 streaming throughput ${JSON.stringify(plan.throughput)}`);
   const throughput = await measureThroughput(
     client,
     ['rxgate', 'rxgate-no-metrics', 'pipe', 'bare', 'better-sse'].map(target),
     plan.throughput,
   );
 
-  log(`3/6 cancellation ${JSON.stringify(plan.cancellation)}`);
+  log(`3/7 cancellation ${JSON.stringify(plan.cancellation)}`);
   const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('pipe'), target('bare')], plan.cancellation);
   for (const gateway of gateways.values()) await gateway.stop();
   log(`3/6 tracing on against off ${JSON.stringify(plan.tracing)}`);
   const tracingCost = await measureTracingCost(client, upstream, plan.tracing);
   await client.close();
 
-  log(`4/6 concurrency ${JSON.stringify(plan.concurrency)}`);
+  log(`3/7 CPU per request (figure 8) ${JSON.stringify(plan.cpu)}`);
+  const cpuClient = createClient();
+  const { targets: cpuTargetList, stop: stopCpuTargets } = await cpuTargets(upstream.baseUrl);
+  const cpu = await measureCpuPerRequest(cpuClient, cpuTargetList, plan.cpu);
+  await cpuClient.close();
+  await stopCpuTargets();
+
+  log(`4/7 concurrency ${JSON.stringify(plan.concurrency)}`);
   const concurrency = await measureConcurrencyFigure(upstream, plan.concurrency, log);
 
-  log(`5/6 leak soak ${JSON.stringify(plan.soak)}`);
+  log(`5/7 leak soak ${JSON.stringify(plan.soak)}`);
   const soakGateway = await launchGateway('rxgate', upstream.baseUrl);
   await soakAborts(createClient, soakGateway, upstream, { ...plan.soak, streams: quick ? 20 : 500 });
   const soak = await soakAborts(createClient, soakGateway, upstream, plan.soak);
   await soakGateway.stop();
+
+  log(`6/7 overload (figure 7) ${JSON.stringify(plan.overload)}`);
+  const overload = await measureOverload(upstream, plan.overload);
   await upstream.close();
 
-  log(`6/6 several instances ${JSON.stringify(plan.crossInstance)}`);
+  log(`7/7 several instances (figure 6) ${JSON.stringify(plan.crossInstance)}`);
   const crossInstance = await measureCrossInstance(plan.crossInstance);
 
   const machine = {
@@ -104,6 +120,8 @@ async function measureAll(): Promise<Report> {
     concurrency,
     soak,
     crossInstance,
+    overload,
+    cpu,
     minutes: (performance.now() - started) / 60_000,
     date: new Date().toISOString().slice(0, 10),
   };

@@ -21,6 +21,7 @@ import { ManualAgent } from './support/manualAgent.js';
 import { createScriptedUpstream, frames, unusedBaseUrl, type UpstreamScript } from './support/scriptedUpstream.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { sseEvents } from './support/sseEvents.js';
+import { blockEventLoop } from './support/blockEventLoop.js';
 import { startApp, type TestApp } from './support/startApp.js';
 import { createSilentUpstream } from './support/startRoutedGateway.js';
 import { as, entryOf, teamKeys } from './support/teamKeys.js';
@@ -376,6 +377,11 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     const second = await fetch(`${url}/v1/runs/${run_id}/events`);
     await first.body!.cancel();
     return envelope(second);
+  },
+  overloaded: async () => {
+    const { url } = await open(undefined, { maxEventLoopDelayMs: 20 });
+    blockEventLoop(100);
+    return envelope(await chat(url));
   },
   store_unavailable: async () => {
     const store = failingStore(new SqliteStore({ dataDir: ':memory:' }));

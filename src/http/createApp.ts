@@ -61,17 +61,20 @@ import { advertisedModels } from './advertisedModels.js';
 import { modelsRoute, retrieveModelRoute } from './modelsRoute.js';
 import { requireKnownModel } from './requireKnownModel.js';
 import { refuseCrossSite } from './refuseCrossSite.js';
+import { Overload } from '../health/overload.js';
 import { Readiness } from '../health/readiness.js';
 import { requestContext } from './requestContext.js';
 import { route } from './route.js';
 import { traceAgent } from '../agent/traceAgent.js';
 import { NO_TRACING, type Tracing } from '../tracing/Tracing.js';
 import { traceRequests } from './traceRequests.js';
+import { shedWhenOverloaded } from './shedWhenOverloaded.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
   Partial<
     Pick<
       Config,
+      | 'maxEventLoopDelayMs'
       | 'maxConcurrentRuns'
       | 'maxOutputChars'
       | 'maxConversationBytes'
@@ -98,6 +101,11 @@ export interface CreateAppOptions {
   readonly metrics?: Metrics;
   /** What `GET /health/ready` asks. Default: ready unless shutting down. */
   readonly readiness?: Readiness;
+  /**
+   * Sheds new `/v1` requests while the event loop lags, and tells readiness. Default: one with
+   * `maxEventLoopDelayMs`; whoever listens starts it once listening and stops it (`startServer` does).
+   */
+  readonly overload?: Overload;
   /**
    * Where the Responses and Runs APIs keep stored responses, runs and event logs; what a dead
    * process left in flight there is marked failed (see `recovered`). Default: a new in-memory
@@ -127,6 +135,7 @@ export interface RxgateApp {
   readonly activeRuns: ActiveRuns;
   readonly metrics: Metrics;
   readonly readiness: Readiness;
+  readonly overload: Overload;
   readonly store: Store;
   readonly detachedRuns: DetachedRuns;
   /** Fires the scheduled jobs; `stop()` it on shutdown. */
@@ -184,6 +193,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     readiness = new Readiness(),
     operators = {},
     tracing = NO_TRACING,
+    overload = new Overload({ maxDelayMs: config.maxEventLoopDelayMs ?? DEFAULTS.maxEventLoopDelayMs }),
   } = options;
   const agent = tracing.enabled ? traceAgent(options.agent) : options.agent;
   const store = options.store ?? new SqliteStore({ dataDir: ':memory:' });
@@ -200,6 +210,11 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     maxOutputChars: config.maxOutputChars ?? DEFAULTS.maxOutputChars,
   });
   readiness.add({ name: 'store writable', check: async () => store.checkWritable() });
+  readiness.add({
+    name: 'event loop',
+    check: async () =>
+      overload.overloaded ? `overloaded, ${Math.round(overload.delayMs)} ms behind (over ${overload.maxDelayMs} ms)` : undefined,
+  });
 
   const accessLog = createAccessLog(metrics);
   const mount = (handler: RouteHandler): RequestHandler => route(accessLog, handler);
@@ -253,6 +268,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();
+  v1.use(shedWhenOverloaded(overload));
   v1.use(guard);
   // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
   v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
@@ -303,5 +319,5 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
   });
   app.use(handleErrors(accessLog));
-  return { app, activeRuns, metrics, readiness, store, detachedRuns: detached, jobScheduler, recovered };
+  return { app, activeRuns, metrics, readiness, overload, store, detachedRuns: detached, jobScheduler, recovered };
 }

@@ -86,7 +86,7 @@ export async function startServer({
     ? watchKeysFile(config.keysFile, logger, config.apiKey ? apiKeyAsKeys(config.apiKey) : undefined)
     : undefined;
   const keys = watched && (() => watched.current());
-  const { app, activeRuns, jobScheduler, recovered } = createApp({
+  const { app, activeRuns, jobScheduler, overload, recovered } = createApp({
     agent,
     config,
     logger,
@@ -114,6 +114,7 @@ export async function startServer({
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
   await once(server, 'listening');
+  overload.start();
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
 
@@ -130,6 +131,7 @@ export async function startServer({
       server.closeIdleConnections();
       await Promise.race([closed, delay(1000).then(() => server.closeAllConnections())]);
       watched?.close();
+      overload.stop();
       logger.info('shut down');
     })());
 

@@ -21,12 +21,14 @@ export async function startApp(
   overrides: Partial<AppConfig> = {},
   options: Partial<CreateAppOptions> = {},
 ): Promise<TestApp> {
-  const config = { ...loadConfig({}), ...overrides };
-  const { app, activeRuns, store, jobScheduler, recovered } = createApp({ ...options, agent, config });
+  // Never shed: a test on a busy machine must not get 503 `overloaded` for a slow turn of its loop (test/overload.test.ts asks for it).
+  const config = { ...loadConfig({}), maxEventLoopDelayMs: 0, ...overrides };
+  const { app, activeRuns, overload, store, jobScheduler, recovered } = createApp({ ...options, agent, config });
   await recovered;
   const server = createServer(app);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
+  overload.start();
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -35,6 +37,7 @@ export async function startApp(
     store,
     close: async () => {
       jobScheduler.stop();
+      overload.stop();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

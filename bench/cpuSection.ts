@@ -1,0 +1,44 @@
+import { CHARTS } from './charts.js';
+import type { CpuPlan, CpuRow } from './cpuPerRequest.js';
+import { fixed } from './stats.js';
+
+// Measured once (2026-12-01, issue 26), not by this script: what the numbers above are made of.
+const WHERE_IT_GOES = [
+  '**Where the CPU goes** (issue 26, measured 2026-12-01 on this machine under a load average of 14 to 18 on its 2 cores, so as shares, not times). ' +
+    '*System calls* (`strace -c -f` on each gateway process over 800 requests, 16 clients, after 200 warm ones; counts do not depend on the load): per streaming request the pipe makes 2 `read`, 2 `write` and 2 `writev`, rxgate 2 `read` and 3 `writev`; non-streaming, the pipe 2 `read`, 1 `write`, 2 `writev`, rxgate 2 `read` and 2 `writev`. ' +
+    'rxgate makes no more system calls than the pipe (its writer already sends what one turn produced as one write, and the headers with the first bytes): the gap is all JavaScript in user space, not I/O. ' +
+    '*CPU profile* (`BENCH_CPU_PROF`, rxgate alone, 6,000 streaming requests, 16 clients; self time as a share of the busy samples): ' +
+    "Node's own HTTP, stream and event code about 20 %, rxgate's code 14 % (the upstream SSE reader `upstreamChunks` 2.7 %, the chat route 1.6 %, `serveSse` 1.6 %, the writer 0.8 %, the rest under 0.6 % a file), " +
+    'garbage collection 8 %, undici 7 %, RxJS 5 %, Express and its router 3.7 %, body-parser and its helpers 2 %, prom-client 1.1 %, zod 0.1 %; ' +
+    'the native `writev` shows as 30 %, which the system-call count (8 µs a call, 3 calls a request) says cannot be CPU: most likely the sampler charging to that call the time the process waited for a core. ' +
+    "No one layer dominates: halving the CPU per request means doing less per request in Node's HTTP server itself (fewer objects per request and response, fewer listeners), not removing one library.",
+].join('');
+
+/** The CPU-per-request figure of BENCHMARKS.md (issue 26, goal 1: at most 2× the pipe floor). */
+export function cpuSection(rows: readonly CpuRow[], plan: CpuPlan): string {
+  const of = (target: string, mode: CpuRow['mode']) => rows.find((row) => row.target === target && row.mode === mode);
+  const ratio = (target: string, mode: CpuRow['mode']) => {
+    const row = of(target, mode);
+    const pipe = of('pipe', mode);
+    return row && pipe ? row.cpuMicrosPerRequest / pipe.cpuMicrosPerRequest : Number.NaN;
+  };
+  const met = ratio('rxgate', 'streaming') <= 2 && ratio('rxgate', 'non-streaming') <= 2;
+  return [
+    '## 8. CPU per request',
+    '',
+    `Target (issue 26, goal 1): at most 2× the pipe floor, streaming and non-streaming. ${met ? '**met**' : '**missed**'}: rxgate ${fixed(ratio('rxgate', 'streaming'), 2)}× streaming, ${fixed(ratio('rxgate', 'non-streaming'), 2)}× non-streaming.`,
+    '',
+    `Each gateway process's own CPU time (user and system: \`process.cpuUsage()\`, and \`/proc/<pid>/stat\` for Portkey, which the bench does not start itself) divided by the requests it answered: ${plan.clients} clients at once, each making its requests one after another, an 8-delta answer; ${plan.requests.toLocaleString('en-US')} requests a round, the targets taking turns round by round, the median of ${plan.rounds} rounds after one unmeasured. CPU time does not grow, as time on the clock does, when other processes take the cores. **Portkey**: the gateway from npm (\`@portkey-ai/gateway\` 1.15.2, its own \`start-server.js\`, headless, pointed at the bench upstream with \`x-portkey-provider: openai\` and \`x-portkey-custom-host\`), non-streaming only: its streaming path throws on Node 20.`,
+    '',
+    `![CPU per request](${CHARTS.cpu})`,
+    '',
+    '| Target | Mode | CPU µs per request | × pipe | Rounds |',
+    '| --- | --- | ---: | ---: | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.target} | ${r.mode} | ${Math.round(r.cpuMicrosPerRequest).toLocaleString('en-US')} | ${fixed(ratio(r.target, r.mode), 2)} | ${r.rounds.map((us) => Math.round(us)).join(', ')} |`,
+    ),
+    '',
+    WHERE_IT_GOES,
+  ].join('\n');
+}
