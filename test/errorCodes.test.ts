@@ -235,6 +235,10 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     await store.conversations.lock(id, 'another response');
     return envelope(await post(`${url}/v1/responses`, { input: 'hi', conversation: id }));
   },
+  job_not_found: async () => envelope(await fetch(`${(await open()).url}/api/jobs/job_nope`)),
+  invalid_schedule: async () => envelope(await post(`${(await open()).url}/api/jobs`, { name: 'n', schedule: 'whenever', input: 'hi' })),
+  invalid_timezone: async () =>
+    envelope(await post(`${(await open()).url}/api/jobs`, { name: 'n', schedule: '0 9 * * *', timezone: 'Mars/Olympus', input: 'hi' })),
   invalid_json: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, '{"messages": [')),
   invalid_body: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, [1, 2])),
   unsupported_encoding: async () =>
