@@ -8,10 +8,10 @@ import type { CpuPlan } from './cpuPerRequest.js';
 import { cpuSection } from './cpuSection.js';
 import type { CrossInstancePlan, CrossInstanceResult, CrossInstanceRow } from './crossInstance.js';
 import type { OverloadPlan } from './overloadBurst.js';
+import { RECOMMENDED_LIMIT_MS } from './overloadPlan.js';
 import { overloadSection } from './overloadSection.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
-import { DEFAULTS } from '../src/config.js';
 import { fixed, kib, mib } from './stats.js';
 import type { ThroughputRow } from './throughput.js';
 import type { Report } from './Report.js';
@@ -411,7 +411,7 @@ export function renderReport(report: Report): string {
     soakSection(report.soak),
     '',
     ...(report.crossInstance ? [crossInstanceSection(report.crossInstance, report.plan.crossInstance as CrossInstancePlan), ''] : []),
-    ...(report.overload ? [overloadSection(report.overload, report.plan.overload as OverloadPlan, DEFAULTS.maxEventLoopDelayMs), ''] : []),
+    ...(report.overload ? [overloadSection(report.overload, report.plan.overload as OverloadPlan, RECOMMENDED_LIMIT_MS), ''] : []),
     ...(report.cpu ? [cpuSection(report.cpu, report.plan.cpu as CpuPlan), ''] : []),
   ].join('\n');
 }

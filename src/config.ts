@@ -77,7 +77,7 @@ export const SETTINGS = {
     schema: positiveMs,
     doc: 'Longest a client may take to send its whole request, body included; at least `RXGATE_HEADERS_TIMEOUT_MS`. Responses may stream longer.',
   },
-  maxEventLoopDelayMs: { env: 'RXGATE_MAX_EVENT_LOOP_DELAY_MS', default: '200', schema: z.coerce.number().int().min(0), doc: 'Event-loop delay past which new requests are shed with 503 `overloaded` and `GET /health/ready` says not ready, while running streams go on; requests are taken again once it stayed under for 1 s. 0: never shed.' },
+  maxEventLoopDelayMs: { env: 'RXGATE_MAX_EVENT_LOOP_DELAY_MS', default: '0', schema: z.coerce.number().int().min(0), doc: 'Event-loop delay past which new requests are shed with 503 `overloaded` and `GET /health/ready` says not ready, while running streams go on; requests are taken again once it stayed under for 1 s. 0 (the default): never shed; 200 suits most deployments (see "Overload").' },
   shutdownGraceMs: { env: 'RXGATE_SHUTDOWN_GRACE_MS', default: '10000', schema: z.coerce.number().int().min(0), doc: 'How long running streams may finish after SIGTERM before they are interrupted.' },
   operatorsModule: {
     env: 'RXGATE_OPERATORS_MODULE',

@@ -49,7 +49,7 @@ async function npmStart(
   args: readonly string[],
 ): Promise<{ npm: ChildProcess; url: string; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
   const npm = spawn('npm', ['start', ...args], {
-    env: { ...process.env, RXGATE_LOG_LEVEL: 'warn', RXGATE_PORT: '8642', RXGATE_MAX_EVENT_LOOP_DELAY_MS: '0' },
+    env: { ...process.env, RXGATE_LOG_LEVEL: 'warn', RXGATE_PORT: '8642' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started = npm;

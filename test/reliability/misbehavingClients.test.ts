@@ -108,7 +108,12 @@ describe('hundreds of clients that leave in the same millisecond', () => {
       responses.map(async (response) => {
         const reader = response.body!.getReader();
         let text = '';
-        while (!text.includes('first')) text += new TextDecoder().decode((await reader.read()).value);
+        while (!text.includes('first')) {
+          const { value, done } = await reader.read();
+          // An ended stream reads as done at once, forever: without this the loop would starve the test's own timeout.
+          if (done) throw new Error(`the stream ended before its first delta: ${text}`);
+          text += new TextDecoder().decode(value);
+        }
         reader.releaseLock();
       }),
     );
