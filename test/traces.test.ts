@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -287,6 +287,14 @@ describe('a run with an approval', () => {
     expect(parentOf(tool)).toBe(idOf(agent));
     expect(eventNames(tool)).toEqual(['rxgate.approval_required', 'rxgate.approval_resolved']);
     expect(tool.events[1]!.attributes).toMatchObject({ 'rxgate.approval.choice': 'once', 'rxgate.approval_id': required.approval_id });
+
+    // The follower's request is a trace of its own, linked to the request that started the run.
+    await expect.poll(() => traces.spans().some((span) => span.name === 'GET /v1/runs/:id/events')).toBe(true);
+    const follower = traces.span('GET /v1/runs/:id/events');
+    expect(follower.spanContext().traceId).not.toBe(started.spanContext().traceId);
+    expect(follower.links.map((link) => link.context)).toEqual([
+      { traceId: started.spanContext().traceId, spanId: idOf(started), traceFlags: TraceFlags.SAMPLED },
+    ]);
   });
 });
 
