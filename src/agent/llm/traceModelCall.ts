@@ -36,8 +36,8 @@ function toSemconvMessages(messages: readonly ChatMessage[]): string {
 
 /**
  * One model call as a `chat {model}` client span (GenAI conventions): the request model, the
- * response's id, model, usage and finish reasons, the time to its first chunk, and with content capture on the
- * messages in and the text out. `call$` is handed the trace the call's upstream attempts are spans
+ * response's id, model, usage and finish reasons, the time to its first chunk, and with content
+ * capture on the messages in and the text out. `call$` is handed the trace the call's upstream attempts are spans
  * of, under this one. A failure is an error with its `error.type`; a cancel is not.
  */
 export function traceModelCall(

@@ -9,10 +9,10 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:':
 
 /**
  * One upstream attempt of a model call as a client span `attempt {upstream}` under the `chat {model}`
- * span: the upstream, the model it knows the model by, the attempt number, the wait before it, where
- * it went and the response's id and model. `attempt$` is handed the attempt span's own W3C headers, so that each upstream
- * request carries exactly one `traceparent`, its attempt's. A failure is an error with its
- * `error.type`; a cancel is not.
+ * span: the upstream, the name it knows the model by, the attempt number, the wait before it, where
+ * it went, and the id and model of its response. `attempt$` is handed the attempt span's own W3C
+ * headers, so that each upstream request carries exactly one `traceparent`, its attempt's. A failure
+ * (a timeout included) is an error with its `error.type`; a cancel is not.
  */
 export function traceAttempt(
   trace: RunTrace,
