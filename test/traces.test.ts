@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,10 +11,12 @@ import { dataFrames, readUntil } from './support/readSse.js';
 import { answerApproval, createRun } from './support/runsClient.js';
 import { answer, frames, toolCalls, type UpstreamScript } from './support/scriptedUpstream.js';
 import { useLlmGateway } from './support/startLlmGateway.js';
+import { SMART, useRoutedGateway } from './support/startRoutedGateway.js';
 
 // Issue 28: the spans of a request, from the server span to each model call and tool, cancellation included.
 
 const gateways = useLlmGateway();
+const startRouted = useRoutedGateway();
 const INCOMING_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const INCOMING_SPAN = 'b7ad6b7169203331';
 
@@ -36,6 +38,7 @@ function chat(url: string, body: Record<string, unknown> = {}, headers: Record<s
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 const idOf = (span: ReadableSpan) => span.spanContext().spanId;
 const eventNames = (span: ReadableSpan) => span.events.map((event) => event.name);
+const inOrder = (spans: ReadableSpan[]) => spans.sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
 
 /** Resolves once the server span of the request named `name` has ended, with nothing left open. */
 async function settled(traces: MemoryTracing, name: string): Promise<void> {
@@ -71,10 +74,7 @@ describe('the spans of a streaming chat with a tool call', () => {
       'gen_ai.response.finish_reasons': ['stop'],
     });
 
-    const calls = traces
-      .spans()
-      .filter((span) => span.name === 'chat up-model')
-      .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+    const calls = inOrder(traces.spans().filter((span) => span.name === 'chat rxgate-agent'));
     expect(calls).toHaveLength(2);
     for (const call of calls) {
       expect(call.kind).toBe(SpanKind.CLIENT);
@@ -83,14 +83,30 @@ describe('the spans of a streaming chat with a tool call', () => {
       expect(call.attributes).toMatchObject({
         'gen_ai.operation.name': 'chat',
         'gen_ai.provider.name': 'openai',
-        'gen_ai.request.model': 'up-model',
-        'server.address': '127.0.0.1',
+        'gen_ai.request.model': 'rxgate-agent',
+        'gen_ai.response.id': 'chatcmpl-up',
+        'gen_ai.response.model': 'up',
         'gen_ai.response.time_to_first_chunk': expect.any(Number),
       });
       expect(call.attributes['gen_ai.input.messages']).toBeUndefined();
     }
     expect(calls.map((call) => call.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool_calls'], ['stop']]);
     expect(calls.map((call) => call.attributes['rxgate.model_call'])).toEqual([1, 2]);
+
+    // One attempt each, on the only upstream, under its model call.
+    const attempts = inOrder(traces.spans().filter((span) => span.name === 'attempt default'));
+    expect(attempts.map(parentOf)).toEqual(calls.map(idOf));
+    for (const attempt of attempts) {
+      expect(attempt.kind).toBe(SpanKind.CLIENT);
+      expect(attempt.attributes).toMatchObject({
+        'rxgate.upstream.id': 'default',
+        'rxgate.upstream.attempt': 1,
+        'rxgate.upstream.retry_wait': 0,
+        'gen_ai.request.model': 'up-model',
+        'server.address': '127.0.0.1',
+        'server.port': Number(new URL(upstream.baseUrl).port),
+      });
+    }
 
     const tool = traces.span('execute_tool calculator');
     expect(parentOf(tool)).toBe(idOf(agent));
@@ -101,9 +117,9 @@ describe('the spans of a streaming chat with a tool call', () => {
     });
     expect(tool.status.code).toBe(SpanStatusCode.UNSET);
 
-    // Exactly one traceparent on each upstream request (two would arrive joined by a comma), the model call's own.
+    // Exactly one traceparent on each upstream request (two would arrive joined by a comma), its attempt's own.
     expect(upstream.requests.map((request) => request.headers.traceparent)).toEqual(
-      calls.map((call) => `00-${INCOMING_TRACE}-${idOf(call)}-01`),
+      attempts.map((attempt) => `00-${INCOMING_TRACE}-${idOf(attempt)}-01`),
     );
     expect(await gateway.log.next((line) => line.msg === 'request')).toMatchObject({ trace_id: INCOMING_TRACE });
   });
@@ -113,7 +129,7 @@ describe('the spans of a streaming chat with a tool call', () => {
     await (await chat(gateway.url)).text();
     await settled(traces, 'POST /v1/chat/completions');
 
-    const last = traces.spans().filter((span) => span.name === 'chat up-model' && span.attributes['rxgate.model_call'] === 2)[0]!;
+    const last = traces.spans().filter((span) => span.name === 'chat rxgate-agent' && span.attributes['rxgate.model_call'] === 2)[0]!;
     expect(JSON.parse(String(last.attributes['gen_ai.input.messages']))).toEqual([
       { role: 'user', parts: [{ type: 'text', content: 'what is 6*7?' }] },
       { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_calc', name: 'calculator', arguments: '{"expression":"6*7"}' }] },
@@ -139,7 +155,7 @@ describe('a client that leaves', () => {
     await upstream.requests[0]!.closed;
     await settled(traces, 'POST /v1/chat/completions');
 
-    for (const name of ['POST /v1/chat/completions', 'invoke_agent', 'chat up-model']) {
+    for (const name of ['POST /v1/chat/completions', 'invoke_agent', 'chat rxgate-agent', 'attempt default']) {
       const span = traces.span(name);
       expect(eventNames(span), name).toEqual(['rxgate.client_disconnected']);
       expect(span.events[0]!.attributes).toEqual({ 'rxgate.interrupt_reason': InterruptReason.clientDisconnected });
@@ -172,7 +188,7 @@ describe('a client that leaves', () => {
     expect(tool.status.code).toBe(SpanStatusCode.UNSET);
     expect(eventNames(traces.span('invoke_agent'))).toEqual(['rxgate.client_disconnected']);
     // The model call that asked for the tool had ended normally before.
-    expect(eventNames(traces.span('chat up-model'))).toEqual([]);
+    expect(eventNames(traces.span('chat rxgate-agent'))).toEqual([]);
   });
 });
 
@@ -184,7 +200,7 @@ describe('an upstream that fails after content', () => {
     expect(code).toBe('upstream_dropped');
     await settled(traces, 'POST /v1/chat/completions');
 
-    for (const name of ['chat up-model', 'invoke_agent']) {
+    for (const name of ['attempt default', 'chat rxgate-agent', 'invoke_agent']) {
       const span = traces.span(name);
       expect(span.status.code, name).toBe(SpanStatusCode.ERROR);
       expect(span.attributes['error.type'], name).toBe(code);
@@ -192,6 +208,58 @@ describe('an upstream that fails after content', () => {
     }
     // The HTTP exchange itself was a 200 whose stream ended with an error frame.
     expect(traces.span('POST /v1/chat/completions').status.code).toBe(SpanStatusCode.UNSET);
+  });
+});
+
+describe('a model call that fails over', () => {
+  it('has a span per attempt: the first an error, the second fine, each upstream request carrying its own', async () => {
+    const traces = memoryTracing();
+    const down: UpstreamScript = {
+      status: 503,
+      headers: { 'content-type': 'application/json' },
+      steps: [{ raw: JSON.stringify({ error: { message: 'down' } }) }],
+    };
+    const { gateway, scripted } = await startRouted(
+      { main: [down], backup: [answer('from backup')] },
+      SMART,
+      {},
+      { tracing: traces.tracing },
+    );
+    const response = await chat(gateway.url, { model: 'smart' }, { traceparent: `00-${INCOMING_TRACE}-${INCOMING_SPAN}-01` });
+    expect(await response.text()).toContain('data: [DONE]');
+    await settled(traces, 'POST /v1/chat/completions');
+
+    const call = traces.span('chat smart');
+    expect(call.status.code).toBe(SpanStatusCode.UNSET);
+    expect(call.attributes).toMatchObject({ 'gen_ai.response.id': 'chatcmpl-up', 'gen_ai.response.model': 'up' });
+    const main = traces.span('attempt main');
+    const backup = traces.span('attempt backup');
+    expect([parentOf(main), parentOf(backup)]).toEqual([idOf(call), idOf(call)]);
+    expect(main.attributes).toMatchObject({
+      'rxgate.upstream.id': 'main',
+      'rxgate.upstream.attempt': 1,
+      'rxgate.route': 'smart',
+      'gen_ai.request.model': 'main-model',
+      'error.type': 'upstream_bad_status',
+    });
+    expect(main.status.code).toBe(SpanStatusCode.ERROR);
+    expect(backup.attributes).toMatchObject({
+      'rxgate.upstream.id': 'backup',
+      'rxgate.upstream.attempt': 2,
+      'rxgate.upstream.retry_wait': 0,
+      'gen_ai.request.model': 'backup-model',
+      'gen_ai.response.id': 'chatcmpl-up',
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(scripted('backup').baseUrl).port),
+    });
+    expect(backup.attributes['error.type']).toBeUndefined();
+    expect(backup.status.code).toBe(SpanStatusCode.UNSET);
+    expect(eventNames(backup)).toEqual([]);
+
+    // Exactly one traceparent on each upstream request, naming its own attempt.
+    expect(
+      [scripted('main'), scripted('backup')].map((upstream) => upstream.requests.map((request) => request.headers.traceparent)),
+    ).toEqual([[`00-${INCOMING_TRACE}-${idOf(main)}-01`], [`00-${INCOMING_TRACE}-${idOf(backup)}-01`]]);
   });
 });
 
@@ -219,6 +287,14 @@ describe('a run with an approval', () => {
     expect(parentOf(tool)).toBe(idOf(agent));
     expect(eventNames(tool)).toEqual(['rxgate.approval_required', 'rxgate.approval_resolved']);
     expect(tool.events[1]!.attributes).toMatchObject({ 'rxgate.approval.choice': 'once', 'rxgate.approval_id': required.approval_id });
+
+    // The follower's request is a trace of its own, linked to the request that started the run.
+    await expect.poll(() => traces.spans().some((span) => span.name === 'GET /v1/runs/:id/events')).toBe(true);
+    const follower = traces.span('GET /v1/runs/:id/events');
+    expect(follower.spanContext().traceId).not.toBe(started.spanContext().traceId);
+    expect(follower.links.map((link) => link.context)).toEqual([
+      { traceId: started.spanContext().traceId, spanId: idOf(started), traceFlags: TraceFlags.SAMPLED },
+    ]);
   });
 });
 
@@ -236,7 +312,9 @@ describe('a Responses API request', () => {
     const server = traces.span('POST /v1/responses');
     const agent = traces.span('invoke_agent');
     expect(parentOf(agent)).toBe(idOf(server));
-    expect(parentOf(traces.span('chat up-model'))).toBe(idOf(agent));
-    expect(traces.spans().map((span) => span.spanContext().traceId)).toEqual(Array(3).fill(server.spanContext().traceId));
+    const call = traces.span('chat rxgate-agent');
+    expect(parentOf(call)).toBe(idOf(agent));
+    expect(parentOf(traces.span('attempt default'))).toBe(idOf(call));
+    expect(traces.spans().map((span) => span.spanContext().traceId)).toEqual(Array(4).fill(server.spanContext().traceId));
   });
 });

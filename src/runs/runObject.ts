@@ -30,4 +30,7 @@ export interface RunObject {
   readonly pending_approvals: readonly PendingApproval[];
   /** The scheduled job that fired it; absent for a run started by `POST /v1/runs`. */
   readonly job_id?: string;
+  /** With tracing on: the trace of the request that started it and that request's span, which a follower's request links to. */
+  readonly trace_id?: string;
+  readonly span_id?: string;
 }

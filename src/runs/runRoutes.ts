@@ -2,6 +2,7 @@ import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
+import { linkToSpan } from '../tracing/linkToSpan.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { assertRunOwner } from './assertRunOwner.js';
@@ -65,6 +66,8 @@ export const runEventsRoute =
     const id = idOf(req.params);
     await assertRunOwner(context, id, localsOf(res).principal);
     const run = await currentRun(context, id);
+    const { trace } = localsOf(res);
+    if (trace && run.trace_id && run.span_id) linkToSpan(trace, run.trace_id, run.span_id);
     const header = req.get('last-event-id');
     const after = header !== undefined ? parseEventCursor(header, 'Last-Event-ID') : parseEventCursor(req.query.after, 'after');
     const ended = context.detached.get(id, 'run')?.ended ?? (isUnfinished(run) ? UNTIL_TERMINAL : undefined);

@@ -16,6 +16,7 @@ import type { RunsContext } from './runsContext.js';
 import { shownRun } from './shownRun.js';
 import { toRunEvents } from './toRunEvents.js';
 import type { RunTrace } from '../tracing/RunTrace.js';
+import { spanIdOf } from '../tracing/spanIdOf.js';
 import { traceIdOf } from '../tracing/traceIdOf.js';
 
 /** A new run id, `run_` and 32 hex digits. */
@@ -70,6 +71,7 @@ export async function startRun(
     error: null,
     pending_approvals: [],
     ...(request.jobId === undefined ? {} : { job_id: request.jobId }),
+    ...(trace ? { trace_id: traceIdOf(trace), span_id: spanIdOf(trace) } : {}),
   };
   const inputs = new RunInputs(approvalTimeoutMs);
   // The output so far is kept as a string and put into the run only when it is shown or saved:
@@ -94,7 +96,7 @@ export async function startRun(
     else if (event.type === 'approval.required' || event.type === 'approval.resolved') store.runs.save(stored()).catch(() => undefined);
   };
   // Traced, each event names the trace of the request that started the run, which its spans belong to.
-  const traceId = trace && traceIdOf(trace);
+  const traceId = run.trace_id;
   const logged = (event: RunEvent, seq: number) => {
     const traced: RunEvent & { readonly trace_id?: string } = traceId ? { ...event, trace_id: traceId } : event;
     return toLoggedEvent(traced, seq);

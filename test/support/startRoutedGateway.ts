@@ -9,6 +9,7 @@ import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import { loadRoutes } from '../../src/agent/upstream/loadRoutes.js';
 import { observeAttempts } from '../../src/agent/upstream/observeAttempts.js';
 import { DEFAULTS } from '../../src/config.js';
+import type { CreateAppOptions } from '../../src/http/createApp.js';
 import { createMetrics, type Metrics } from '../../src/metrics/createMetrics.js';
 import { createScriptedUpstream, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
@@ -72,7 +73,8 @@ const ROUTED_KEY = 'sk-routed-secret-5678';
 /**
  * The real app around the LLM agent over a real routes file (written to a temporary directory
  * and read with `loadRoutes`, its key as `env:`), whose upstreams play `plays`; `file` is the
- * rest of the file (models, retry, budget, breaker), and `timeouts` every upstream's. Closed after each test.
+ * rest of the file (models, retry, budget, breaker), `timeouts` every upstream's, and `app` adds to the
+ * app's options (its `tracing`). Closed after each test.
  */
 export function useRoutedGateway() {
   const open: { close(): Promise<void> }[] = [];
@@ -83,6 +85,7 @@ export function useRoutedGateway() {
     plays: Readonly<Record<string, UpstreamPlay>>,
     file: Readonly<Record<string, unknown>>,
     timeouts: Readonly<Record<string, number>> = {},
+    app: Partial<CreateAppOptions> = {},
   ): Promise<RoutedGateway> {
     const upstreams: Record<string, ScriptedUpstream | SilentUpstream> = {};
     const entries = [];
@@ -111,7 +114,7 @@ export function useRoutedGateway() {
     );
     const metrics = createMetrics();
     const agent = createLlmAgent({ routes, tools: [], attemptObserver: observeAttempts(metrics) });
-    const gateway = await startApp(agent, {}, { metrics });
+    const gateway = await startApp(agent, {}, { ...app, metrics });
     open.unshift(gateway);
     return {
       gateway,

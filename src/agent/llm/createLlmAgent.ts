@@ -205,8 +205,8 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       });
     const clientToolNames = clientTools.length > 0 ? new Set(clientTools.map((tool) => tool.function.name)) : undefined;
     // Every model call of the tool loop goes through the upstream layer: a later call of a run may fail over too.
-    const call$ = (traceHeaders?: Record<string, string>) =>
-      caller.call({ route: request.model, bodyFor, signal, requestId: request.requestId, observer: request.attemptObserver, traceHeaders });
+    const call$ = (trace?: RunTrace) =>
+      caller.call({ route: request.model, bodyFor, signal, requestId: request.requestId, observer: request.attemptObserver, trace });
     const traced$ = request.trace ? traceModelCall(request.trace, { model: request.model, messages, iteration }, call$) : call$();
     return traced$.pipe(toTurnEvents({ clientToolNames }));
   }

@@ -15,7 +15,7 @@ export interface UpstreamPost {
   readonly onResponse?: (status: number) => void;
   /** The connection pool, with its connect, first-byte and idle timeouts. Default: undici's global one. */
   readonly dispatcher?: Dispatcher;
-  /** The W3C trace context headers of the model call's span (`traceparent`), when tracing is on. */
+  /** The W3C trace context headers of the attempt's span (`traceparent`), when tracing is on. */
   readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 

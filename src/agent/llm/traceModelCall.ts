@@ -36,14 +36,14 @@ function toSemconvMessages(messages: readonly ChatMessage[]): string {
 
 /**
  * One model call as a `chat {model}` client span (GenAI conventions): the request model, the
- * response's usage and finish reasons, the time to its first chunk, and with content capture on the
- * messages in and the text out. `call$` is handed the span's W3C headers for the upstream request
- * (exactly one `traceparent`). A failure is an error with its `error.type`; a cancel is not.
+ * response's id, model, usage and finish reasons, the time to its first chunk, and with content
+ * capture on the messages in and the text out. `call$` is handed the trace the call's upstream attempts are spans
+ * of, under this one. A failure is an error with its `error.type`; a cancel is not.
  */
 export function traceModelCall(
   trace: RunTrace,
   { model, messages, iteration }: ModelCall,
-  call$: (traceHeaders: Record<string, string>) => Observable<UpstreamChunk>,
+  call$: (trace: RunTrace) => Observable<UpstreamChunk>,
 ): Observable<UpstreamChunk> {
   // Per subscription, as the span is: a resubscribed call is another model call.
   return defer(() => traceOneCall(trace, { model, messages, iteration }, call$));
@@ -52,7 +52,7 @@ export function traceModelCall(
 function traceOneCall(
   trace: RunTrace,
   { model, messages, iteration }: ModelCall,
-  call$: (traceHeaders: Record<string, string>) => Observable<UpstreamChunk>,
+  call$: (trace: RunTrace) => Observable<UpstreamChunk>,
 ): Observable<UpstreamChunk> {
   const { tracing } = trace;
   const started = performance.now();
@@ -64,6 +64,9 @@ function traceOneCall(
       first = false;
       span.setAttribute('gen_ai.response.time_to_first_chunk', (performance.now() - started) / 1000);
     }
+    // Each attempt's first chunk names its response: the last named is the one that answered.
+    if (chunk.id !== undefined) span.setAttribute('gen_ai.response.id', chunk.id);
+    if (chunk.model !== undefined) span.setAttribute('gen_ai.response.model', chunk.model);
     if (chunk.usage) {
       const { prompt_tokens, completion_tokens } = chunk.usage;
       if (prompt_tokens !== undefined) span.setAttribute('gen_ai.usage.input_tokens', prompt_tokens);
@@ -93,6 +96,6 @@ function traceOneCall(
           span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: output }] }]));
       },
     },
-    (context) => call$(tracing.inject(context)),
+    (context) => call$({ ...trace, context }),
   );
 }

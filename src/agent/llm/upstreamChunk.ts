@@ -10,6 +10,9 @@ export interface UpstreamToolCallDelta {
 
 /** A `chat.completion.chunk` as OpenAI-compatible upstreams stream it, typed as loosely as they send it. */
 export interface UpstreamChunk {
+  /** The response's `id` and `model` as the upstream names them: on a stream's first chunk only (`upstreamChunks`); the rest repeat them. */
+  readonly id?: string;
+  readonly model?: string;
   readonly choices?: readonly {
     readonly delta?: {
       readonly content?: string | null;

@@ -49,6 +49,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
       let finished = false;
       let done = false;
       let failure: UpstreamError | undefined;
+      let first = true;
       const parser = createParser({
         onEvent({ data }) {
           if (done || failure) return;
@@ -87,7 +88,12 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
             );
             return;
           }
-          const { chunk } = read;
+          let { chunk } = read;
+          if (first) {
+            first = false;
+            const { id, model } = json as Record<string, unknown>;
+            chunk = { ...chunk, id: typeof id === 'string' ? id : undefined, model: typeof model === 'string' ? model : undefined };
+          }
           if (chunk.choices?.some((choice) => choice.finish_reason)) finished = true;
           subscriber.next(chunk);
         },

@@ -1,4 +1,5 @@
 import { asyncScheduler, defer, identity, switchMap, tap, throwError, timer, type Observable, type SchedulerLike } from 'rxjs';
+import type { RunTrace } from '../../tracing/RunTrace.js';
 import { modelNotFound } from '../../errors/modelNotFound.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { deadline } from '../llm/deadline.js';
@@ -10,6 +11,7 @@ import type { AttemptInfo, AttemptObserver } from './AttemptObserver.js';
 import { carriesOutput } from './carriesOutput.js';
 import { countsAgainstUpstream, failureAction } from './failureAction.js';
 import { failOverBeforeCommit } from './failOverBeforeCommit.js';
+import { traceAttempt } from './traceAttempt.js';
 import { routeFor, type Routes } from './routes.js';
 import { UpstreamState } from './UpstreamState.js';
 
@@ -23,8 +25,8 @@ export interface ModelCallRequest {
   readonly requestId?: string;
   /** Told of this call's attempts, besides the caller's own observer. */
   readonly observer?: AttemptObserver;
-  /** The model call span's W3C headers (`traceparent`), sent with every attempt, when tracing is on. */
-  readonly traceHeaders?: Readonly<Record<string, string>>;
+  /** The model call span's trace, when tracing is on: each attempt is a span under it, and its request carries that span's `traceparent`. */
+  readonly trace?: RunTrace;
 }
 
 export interface ModelCaller {
@@ -100,49 +102,55 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
         observer?.attemptEnded(info, outcome);
         request.observer?.attemptEnded(info, outcome);
       };
-      return options
-        .open({
-          url: `${upstream.url.replace(/\/+$/, '')}/chat/completions`,
-          apiKey: upstream.apiKey,
-          body: request.bodyFor(target.model),
-          signal: request.signal,
-          requestId: request.requestId,
-          onResponse: options.onResponse,
-          dispatcher: state.dispatcher,
-          traceHeaders: request.traceHeaders,
-        })
-        .pipe(
-          firstValueTimeout(
-            contentMs,
-            () => new UpstreamError('first_token_timeout', `sent no token within ${contentMs} ms (firstContentMs)`),
-            scheduler,
-            carriesOutput,
-          ),
-          totalMs === undefined
-            ? identity
-            : deadline(
-                totalMs,
-                () => new UpstreamError('timeout', `did not finish its answer within ${totalMs} ms (RXGATE_UPSTREAM_TIMEOUT_MS)`),
-                scheduler,
-              ),
-          tap({
-            next: (chunk) => {
-              if (committed || !carriesOutput(chunk)) return;
-              committed = true;
-              breaker.succeed();
-              reportBreaker();
-            },
-            complete: () => end('success', () => breaker.succeed()),
-            error: (error: unknown) =>
-              end(error instanceof UpstreamError ? error.kind : 'error', () => {
-                if (failureAction(error) === 'next_target') breaker.trip();
-                else if (countsAgainstUpstream(error)) breaker.fail();
-                else breaker.release();
-              }),
-            // A client that left says nothing about the upstream.
-            unsubscribe: () => end('cancelled', () => breaker.release()),
-          }),
-        );
+      const url = `${upstream.url.replace(/\/+$/, '')}/chat/completions`;
+      // The timeouts are the attempt's own: inside its span, a timeout is that span's error.
+      const attempt$ = (traceHeaders?: Record<string, string>) =>
+        options
+          .open({
+            url,
+            apiKey: upstream.apiKey,
+            body: request.bodyFor(target.model),
+            signal: request.signal,
+            requestId: request.requestId,
+            onResponse: options.onResponse,
+            dispatcher: state.dispatcher,
+            traceHeaders,
+          })
+          .pipe(
+            firstValueTimeout(
+              contentMs,
+              () => new UpstreamError('first_token_timeout', `sent no token within ${contentMs} ms (firstContentMs)`),
+              scheduler,
+              carriesOutput,
+            ),
+            totalMs === undefined
+              ? identity
+              : deadline(
+                  totalMs,
+                  () => new UpstreamError('timeout', `did not finish its answer within ${totalMs} ms (RXGATE_UPSTREAM_TIMEOUT_MS)`),
+                  scheduler,
+                ),
+          );
+      const { trace } = request;
+      return (trace ? traceAttempt(trace, info, url, attempt$) : attempt$()).pipe(
+        tap({
+          next: (chunk) => {
+            if (committed || !carriesOutput(chunk)) return;
+            committed = true;
+            breaker.succeed();
+            reportBreaker();
+          },
+          complete: () => end('success', () => breaker.succeed()),
+          error: (error: unknown) =>
+            end(error instanceof UpstreamError ? error.kind : 'error', () => {
+              if (failureAction(error) === 'next_target') breaker.trip();
+              else if (countsAgainstUpstream(error)) breaker.fail();
+              else breaker.release();
+            }),
+          // A client that left says nothing about the upstream.
+          unsubscribe: () => end('cancelled', () => breaker.release()),
+        }),
+      );
     });
   }
 
