@@ -1,0 +1,27 @@
+import type { Request, Response } from 'express';
+import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
+import type { Served } from '../pipeline/served.js';
+import { currentResponse } from './currentResponse.js';
+import { followedResponse } from './followedResponse.js';
+import type { ResponseRequest } from './responseRequest.js';
+import type { ResponsesContext } from './responsesContext.js';
+
+/**
+ * Answers a duplicate of the request that created response `id` (same `Idempotency-Key`, same
+ * request) without running anything: a stream replays the background response's event log from
+ * the start and then follows it live; otherwise the response as it stands (settled as first
+ * answered, or still `in_progress`/`queued` while the first request runs).
+ */
+export async function replayResponse(
+  req: Request,
+  res: Response,
+  request: ResponseRequest,
+  id: string,
+  context: ResponsesContext,
+): Promise<Served | undefined> {
+  const response = await currentResponse(context, id);
+  res.set('Idempotency-Replayed', 'true');
+  if (request.stream) return serveLoggedEvents(req, res, followedResponse(context, id, -1, response.status), context);
+  res.json(response);
+  return undefined;
+}
