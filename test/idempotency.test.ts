@@ -212,3 +212,22 @@ describe('Idempotency-Key on POST /v1/responses', () => {
     expect(agent.runs).toHaveLength(1);
   });
 });
+
+describe('Idempotency-Key on POST /v1/chat/completions', () => {
+  it('is a 400 naming the header, streaming or not, and runs nothing', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    for (const stream of [false, true]) {
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { ...as('team-a'), 'Idempotency-Key': 'chat-1' },
+        body: JSON.stringify({ model: 'rxgate-agent', stream, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(await answerOf(response), `stream: ${stream}`).toMatchObject({
+        status: 400,
+        body: { error: { code: 'unsupported_idempotency_key', param: 'Idempotency-Key' } },
+      });
+    }
+    expect(agent.runs).toHaveLength(0);
+  });
+});
