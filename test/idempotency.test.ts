@@ -142,6 +142,17 @@ describe('Idempotency-Key on POST /v1/responses', () => {
     expect(agent.runs).toHaveLength(2);
   });
 
+  it('replays a response that failed as its stored failed object, not as the HTTP error first answered', async () => {
+    const agent = new ScriptedAgent([{ fail: new Error('upstream broke') }]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const first = await createResponse(url, 'team-a', { input: 'hi' }, 'failing');
+    expect(first.status).toBeGreaterThanOrEqual(500);
+    const again = await createResponse(url, 'team-a', { input: 'hi' }, 'failing');
+    expect([again.status, again.headers.get('idempotency-replayed')]).toEqual([200, 'true']);
+    expect(await again.json()).toMatchObject({ status: 'failed', error: { code: expect.any(String) as unknown } });
+    expect(agent.runs).toHaveLength(1);
+  });
+
   it('refuses the header, naming it, where nothing is kept to replay: store: false and a foreground stream', async () => {
     const agent = new ScriptedAgent([say('ok'), finish()]);
     const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
