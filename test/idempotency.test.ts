@@ -2,10 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RedisStore } from '../src/store/redis/RedisStore.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../src/store/Store.js';
-import { removeKeysUnder, SHARED_REDIS, testPrefix } from './support/redisTest.js';
+import { sharedRedisStores } from './support/redisTest.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { type SseEvent, sseEvents } from './support/sseEvents.js';
 import { startApp, type TestApp } from './support/startApp.js';
@@ -20,6 +19,13 @@ async function start(agent: ScriptedAgent, store: Store): Promise<TestApp> {
   const app = await startApp(agent, {}, { store, keys: () => teamKeys() });
   closers.unshift(() => app.close());
   return app;
+}
+
+/** Two instances of `agent` sharing one Redis (under a key prefix of this test): their urls. */
+async function startTwoOnRedis(agent: ScriptedAgent): Promise<string[]> {
+  const urls: string[] = [];
+  for (const store of await sharedRedisStores(2, closers)) urls.push((await start(agent, store)).url);
+  return urls;
 }
 
 const createRun = (url: string, key: string, input: unknown, idempotencyKey?: string) =>
@@ -90,15 +96,8 @@ describe('Idempotency-Key on POST /v1/runs', () => {
   });
 
   it('replays on another instance sharing the Redis', async () => {
-    const prefix = testPrefix();
-    closers.push(() => removeKeysUnder(prefix));
     const agent = new ScriptedAgent([say('ok'), finish()]);
-    const urls: string[] = [];
-    for (let instance = 0; instance < 2; instance++) {
-      const store = await RedisStore.open({ ...SHARED_REDIS, prefix });
-      closers.unshift(() => store.close());
-      urls.push((await start(agent, store)).url);
-    }
+    const urls = await startTwoOnRedis(agent);
     const first = await answerOf(await createRun(urls[0]!, 'team-a', { input: 'hi' }, 'shared'));
     const elsewhere = await answerOf(await createRun(urls[1]!, 'team-a', { input: 'hi' }, 'shared'));
     expect(elsewhere).toMatchObject({ status: 202, replayed: 'true', body: { run_id: first.body.run_id } });
@@ -207,15 +206,8 @@ describe('Idempotency-Key on POST /v1/responses', () => {
   });
 
   it('replays on another instance sharing the Redis', async () => {
-    const prefix = testPrefix();
-    closers.push(() => removeKeysUnder(prefix));
     const agent = new ScriptedAgent([say('ok'), finish()]);
-    const urls: string[] = [];
-    for (let instance = 0; instance < 2; instance++) {
-      const store = await RedisStore.open({ ...SHARED_REDIS, prefix });
-      closers.unshift(() => store.close());
-      urls.push((await start(agent, store)).url);
-    }
+    const urls = await startTwoOnRedis(agent);
     const first = (await (await createResponse(urls[0]!, 'team-a', { input: 'hi' }, 'shared')).json()) as { id: string };
     const elsewhere = await createResponse(urls[1]!, 'team-a', { input: 'hi' }, 'shared');
     expect(elsewhere.headers.get('idempotency-replayed')).toBe('true');
