@@ -152,6 +152,30 @@ describe('Idempotency-Key on POST /v1/responses', () => {
     expect(agent.runs).toHaveLength(1);
   });
 
+  it('is 409 idempotency_key_in_use while the first request has not stored its response yet', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    const save = store.responses.save.bind(store.responses);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const saving = new Promise<void>((resolve) => (entered = resolve));
+    store.responses.save = async (...args) => {
+      entered();
+      await released;
+      return save(...args);
+    };
+    const { url } = await start(agent, store);
+    const first = createResponse(url, 'team-a', { input: 'hi' }, 'early');
+    await saving;
+    const early = await answerOf(await createResponse(url, 'team-a', { input: 'hi' }, 'early'));
+    expect(early).toMatchObject({ status: 409, body: { error: { code: 'idempotency_key_in_use', param: 'Idempotency-Key' } } });
+    release();
+    const firstBody = (await (await first).json()) as { id: string };
+    expect(await (await createResponse(url, 'team-a', { input: 'hi' }, 'early')).json()).toEqual(firstBody);
+    expect(agent.runs).toHaveLength(1);
+  });
+
   it('refuses the header, naming it, where nothing is kept to replay: store: false and a foreground stream', async () => {
     const agent = new ScriptedAgent([say('ok'), finish()]);
     const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
