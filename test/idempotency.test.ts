@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RedisStore } from '../src/store/redis/RedisStore.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../src/store/Store.js';
-import { removeKeysUnder, SHARED_REDIS, testPrefix } from './support/redisTest.js';
+import { sharedRedisStores } from './support/redisTest.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
+import { type SseEvent, sseEvents } from './support/sseEvents.js';
 import { startApp, type TestApp } from './support/startApp.js';
 import { as, teamKeys } from './support/teamKeys.js';
 
@@ -19,6 +19,13 @@ async function start(agent: ScriptedAgent, store: Store): Promise<TestApp> {
   const app = await startApp(agent, {}, { store, keys: () => teamKeys() });
   closers.unshift(() => app.close());
   return app;
+}
+
+/** Two instances of `agent` sharing one Redis (under a key prefix of this test): their urls. */
+async function startTwoOnRedis(agent: ScriptedAgent): Promise<string[]> {
+  const urls: string[] = [];
+  for (const store of await sharedRedisStores(2, closers)) urls.push((await start(agent, store)).url);
+  return urls;
 }
 
 const createRun = (url: string, key: string, input: unknown, idempotencyKey?: string) =>
@@ -89,20 +96,165 @@ describe('Idempotency-Key on POST /v1/runs', () => {
   });
 
   it('replays on another instance sharing the Redis', async () => {
-    const prefix = testPrefix();
-    closers.push(() => removeKeysUnder(prefix));
     const agent = new ScriptedAgent([say('ok'), finish()]);
-    const urls: string[] = [];
-    for (let instance = 0; instance < 2; instance++) {
-      const store = await RedisStore.open({ ...SHARED_REDIS, prefix });
-      closers.unshift(() => store.close());
-      urls.push((await start(agent, store)).url);
-    }
+    const urls = await startTwoOnRedis(agent);
     const first = await answerOf(await createRun(urls[0]!, 'team-a', { input: 'hi' }, 'shared'));
     const elsewhere = await answerOf(await createRun(urls[1]!, 'team-a', { input: 'hi' }, 'shared'));
     expect(elsewhere).toMatchObject({ status: 202, replayed: 'true', body: { run_id: first.body.run_id } });
     const mismatch = await answerOf(await createRun(urls[1]!, 'team-a', { input: 'other' }, 'shared'));
     expect(mismatch.status).toBe(422);
     expect(agent.runs).toHaveLength(1);
+  });
+});
+
+const createResponse = (url: string, key: string, input: Record<string, unknown>, idempotencyKey?: string) =>
+  fetch(`${url}/v1/responses`, {
+    method: 'POST',
+    headers: { ...as(key), ...(idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }) },
+    body: JSON.stringify({ model: 'rxgate-agent', ...input }),
+  });
+
+/** The event types of a Responses stream (read to its end or from where `events` stand), and the text its deltas make. */
+async function streamedOf(events: AsyncGenerator<SseEvent>) {
+  const frames: { type: string; delta?: string }[] = [];
+  for await (const event of events) frames.push(JSON.parse(event.data) as { type: string; delta?: string });
+  const text = frames.map((frame) => (frame.type === 'response.output_text.delta' ? frame.delta : '')).join('');
+  return { types: frames.map((frame) => frame.type), text };
+}
+
+describe('Idempotency-Key on POST /v1/responses', () => {
+  it('replays a stored response as first answered, per owner; a different request is 422', async () => {
+    const agent = new ScriptedAgent([say('hello '), say('there'), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const first = await createResponse(url, 'team-a', { input: 'hi' }, 'resp-1');
+    const firstBody = (await first.json()) as { id: string; status: string };
+    expect([first.status, first.headers.get('idempotency-replayed'), firstBody.status]).toEqual([200, null, 'completed']);
+
+    const again = await createResponse(url, 'team-a', { input: 'hi' }, 'resp-1');
+    expect([again.status, again.headers.get('idempotency-replayed')]).toEqual([200, 'true']);
+    expect(await again.json()).toEqual(firstBody);
+
+    const otherOwner = (await (await createResponse(url, 'team-b', { input: 'hi' }, 'resp-1')).json()) as { id: string };
+    expect(otherOwner.id).not.toBe(firstBody.id);
+    const mismatch = await answerOf(await createResponse(url, 'team-a', { input: 'something else' }, 'resp-1'));
+    expect(mismatch).toMatchObject({ status: 422, body: { error: { code: 'idempotency_key_mismatch', param: 'Idempotency-Key' } } });
+    expect(agent.runs).toHaveLength(2);
+  });
+
+  it('replays a response that failed as its stored failed object, not as the HTTP error first answered', async () => {
+    const agent = new ScriptedAgent([{ fail: new Error('upstream broke') }]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const first = await createResponse(url, 'team-a', { input: 'hi' }, 'failing');
+    expect(first.status).toBeGreaterThanOrEqual(500);
+    const again = await createResponse(url, 'team-a', { input: 'hi' }, 'failing');
+    expect([again.status, again.headers.get('idempotency-replayed')]).toEqual([200, 'true']);
+    expect(await again.json()).toMatchObject({ status: 'failed', error: { code: expect.any(String) as unknown } });
+    expect(agent.runs).toHaveLength(1);
+  });
+
+  it('is 409 idempotency_key_in_use while the first request has not stored its response yet', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    const save = store.responses.save.bind(store.responses);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const saving = new Promise<void>((resolve) => (entered = resolve));
+    store.responses.save = async (...args) => {
+      entered();
+      await released;
+      return save(...args);
+    };
+    const { url } = await start(agent, store);
+    const first = createResponse(url, 'team-a', { input: 'hi' }, 'early');
+    await saving;
+    const early = await answerOf(await createResponse(url, 'team-a', { input: 'hi' }, 'early'));
+    expect(early).toMatchObject({ status: 409, body: { error: { code: 'idempotency_key_in_use', param: 'Idempotency-Key' } } });
+    release();
+    const firstBody = (await (await first).json()) as { id: string };
+    expect(await (await createResponse(url, 'team-a', { input: 'hi' }, 'early')).json()).toEqual(firstBody);
+    expect(agent.runs).toHaveLength(1);
+  });
+
+  it('refuses the header, naming it, where nothing is kept to replay: store: false and a foreground stream', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    for (const input of [
+      { input: 'hi', store: false },
+      { input: 'hi', stream: true },
+    ]) {
+      const refused = await answerOf(await createResponse(url, 'team-a', input, 'unkept'));
+      expect(refused, JSON.stringify(input)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'unsupported_idempotency_key', param: 'Idempotency-Key' } },
+      });
+    }
+    expect(agent.runs).toHaveLength(0);
+  });
+
+  it('replays a background stream from its first event, then live, with the same text and no second run', async () => {
+    const agent = new ScriptedAgent([say('one '), say('two ', 20), say('three', 20), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const request = { input: 'hi', background: true, stream: true };
+    const first = await createResponse(url, 'team-a', request, 'stream-1');
+    // The replay starts while the first still streams: what was logged, then what follows.
+    const firstEvents = sseEvents(first.body!);
+    expect((await firstEvents.next()).value).toMatchObject({ event: 'response.created' });
+    const replay = await createResponse(url, 'team-a', request, 'stream-1');
+    const original = await streamedOf(firstEvents);
+    const replayed = await streamedOf(sseEvents(replay.body!));
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(replayed.text).toBe('one two three');
+    expect(original.text).toBe(replayed.text);
+    expect(replayed.types).toEqual(['response.created', ...original.types]);
+    expect(agent.runs).toHaveLength(1);
+  });
+
+  it('makes one upstream run for fifty identical requests at once', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const response = await createResponse(url, 'team-a', { input: 'hi' }, 'burst');
+        return {
+          status: response.status,
+          replayed: response.headers.get('idempotency-replayed'),
+          body: (await response.json()) as { id: string },
+        };
+      }),
+    );
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.replayed === null)).toHaveLength(1);
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(agent.runs).toHaveLength(1);
+  });
+
+  it('replays on another instance sharing the Redis', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const urls = await startTwoOnRedis(agent);
+    const first = (await (await createResponse(urls[0]!, 'team-a', { input: 'hi' }, 'shared')).json()) as { id: string };
+    const elsewhere = await createResponse(urls[1]!, 'team-a', { input: 'hi' }, 'shared');
+    expect(elsewhere.headers.get('idempotency-replayed')).toBe('true');
+    expect(await elsewhere.json()).toEqual(first);
+    expect(agent.runs).toHaveLength(1);
+  });
+});
+
+describe('Idempotency-Key on POST /v1/chat/completions', () => {
+  it('is a 400 naming the header, streaming or not, and runs nothing', async () => {
+    const agent = new ScriptedAgent([say('ok'), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    for (const stream of [false, true]) {
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { ...as('team-a'), 'Idempotency-Key': 'chat-1' },
+        body: JSON.stringify({ model: 'rxgate-agent', stream, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(await answerOf(response), `stream: ${stream}`).toMatchObject({
+        status: 400,
+        body: { error: { code: 'unsupported_idempotency_key', param: 'Idempotency-Key' } },
+      });
+    }
+    expect(agent.runs).toHaveLength(0);
   });
 });

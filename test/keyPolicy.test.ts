@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisKeyLimits } from '../src/store/redis/RedisKeyLimits.js';
-import { RedisStore } from '../src/store/redis/RedisStore.js';
-import { removeKeysUnder, SHARED_REDIS, testPrefix } from './support/redisTest.js';
+import { sharedRedisStores } from './support/redisTest.js';
 import { ScriptedAgent } from './support/scriptedAgent.js';
 import { startApp, type TestApp } from './support/startApp.js';
 import { as, entryOf, teamKeys } from './support/teamKeys.js';
@@ -74,12 +73,8 @@ describe("a key's policy", () => {
   });
 
   it('holds rpm and maxStreams across two instances sharing a Redis', async () => {
-    const prefix = testPrefix();
-    closers.push(() => removeKeysUnder(prefix));
     const urls: string[] = [];
-    for (let instance = 0; instance < 2; instance++) {
-      const store = await RedisStore.open({ ...SHARED_REDIS, prefix });
-      closers.unshift(() => store.close());
+    for (const store of await sharedRedisStores(2, closers)) {
       urls.push(await start({ store, keyLimits: new RedisKeyLimits(store.redis, store.keys, 600) }));
     }
     const [a, b] = urls as [string, string];

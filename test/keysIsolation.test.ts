@@ -108,6 +108,30 @@ describe('ownership between keys', () => {
     }
   });
 
+  it("lists in GET /v1/runs only the caller's runs; an `after` naming another key's run reads as a missing one", async () => {
+    const { url } = await start();
+    const runOf = async (key: string) => {
+      const response = await fetch(`${url}/v1/runs`, { method: 'POST', headers: as(key), body: JSON.stringify({ input: 'hi' }) });
+      return ((await response.json()) as { run_id: string }).run_id;
+    };
+    const ours = await runOf('team-a');
+    const theirs = await runOf('team-b');
+    const list = async (key: string, query = '') => {
+      const response = await fetch(`${url}/v1/runs${query}`, { headers: as(key) });
+      return { status: response.status, body: await response.text() };
+    };
+    const idsOf = async (key: string) => (JSON.parse((await list(key)).body) as { data: { id: string }[] }).data.map(({ id }) => id);
+    expect(await idsOf('team-a')).toEqual([ours]);
+    expect(await idsOf('team-b')).toEqual([theirs]);
+    expect((await idsOf('ops')).sort()).toEqual([ours, theirs].sort());
+
+    const missing = await list('team-a', '?after=run_0000');
+    const others = await list('team-a', `?after=${theirs}`);
+    expect(missing.status).toBe(400);
+    expect(others).toEqual({ ...missing, body: missing.body.replace('run_0000', theirs) });
+    expect((await list('ops', `?after=${theirs}`)).status).toBe(200);
+  });
+
   it("treats what was stored before keys (no owner) as default's: hidden from a team key, seen by the admin", async () => {
     const store = new SqliteStore({ dataDir: ':memory:' });
     await store.runs.save({ id: 'run_old', status: 'completed' });

@@ -13,6 +13,7 @@ import { upstreamHeader } from '../pipeline/upstreamHeader.js';
 import type { ChatCompletionChunk } from './chatCompletionChunk.js';
 import { chatProtocol } from './chatProtocol.js';
 import { parseChatCompletionRequest } from './chatCompletionRequest.js';
+import { refuseIdempotencyKey } from './refuseIdempotencyKey.js';
 import { checkToolResults } from './checkToolResults.js';
 import { checkToolUse } from './checkToolUse.js';
 import { createChatCompletionMeta } from './createChatCompletionMeta.js';
@@ -36,6 +37,7 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
   // Promise callbacks, not an async function: one suspended at its await was held by every open stream for its life.
   return (req, res) => {
     const request = parseChatCompletionRequest(req.body);
+    refuseIdempotencyKey(req);
     checkToolUse({ serverToolNames: agent.serverToolNames ?? [], ...request }, PARAMS);
     checkToolResults(request.messages, (index) => `messages[${index}].tool_call_id`);
     const locals = localsOf(res);

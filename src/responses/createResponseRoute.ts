@@ -1,10 +1,14 @@
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
+import { claimIdempotencyKey } from '../pipeline/claimIdempotencyKey.js';
+import { readIdempotencyKey } from '../pipeline/readIdempotencyKey.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { assertReplayable } from './assertReplayable.js';
 import { assertResponseOwner } from './assertResponseOwner.js';
 import { continueConversation } from './continueConversation.js';
 import { followedResponse } from './followedResponse.js';
 import { respondResponse } from './respondResponse.js';
+import { replayResponse } from './replayResponse.js';
 import { parseResponseRequest } from './responseRequest.js';
 import type { ResponsesContext } from './responsesContext.js';
 import { createResponseTurn } from './responseTurn.js';
@@ -13,12 +17,15 @@ import { streamResponse } from './streamResponse.js';
 
 /**
  * `POST /v1/responses`: streaming or not, in the foreground or in the background; with
- * `conversation`, continuing it (held until the response settles) and appended to.
+ * `conversation`, continuing it (held until the response settles) and appended to. With an
+ * `Idempotency-Key` its owner used before for the same request, the response that request
+ * created, replayed (`Idempotency-Replayed: true`); used for another request, 422.
  */
 export function createResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const request = parseResponseRequest(req.body);
     const { principal, trace } = localsOf(res);
+    if (readIdempotencyKey(req) !== undefined) assertReplayable(request);
     if (request.previousResponseId)
       await assertResponseOwner(context.store, request.previousResponseId, principal, request.previousResponseId);
     const held = request.conversation
@@ -35,6 +42,12 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
         trace,
         history: held?.history,
       });
+      const claimed = await claimIdempotencyKey(req, turn.draft.meta.id, {
+        idempotency: context.store.idempotency,
+        owner: principal.id,
+        ttlMs: context.idempotencyTtlMs,
+      });
+      if (claimed.replayed) return await replayResponse(req, res, request, claimed.id, context);
       const continued = held ? continueConversation(turn, held) : turn;
       if (!request.background) {
         return await (request.stream ? streamResponse(req, res, continued, context) : respondResponse(req, res, continued, context));

@@ -6,6 +6,8 @@ import type { OpenConversation } from './heldConversation.js';
 export interface ResponsesContext extends ServingContext, DetachedContext {
   /** `RXGATE_MAX_CONVERSATION_BYTES`: the largest stored conversation a `previous_response_id` may continue. */
   readonly maxConversationBytes: number;
+  /** `RXGATE_IDEMPOTENCY_TTL_MS`: how long an `Idempotency-Key` is remembered. */
+  readonly idempotencyTtlMs: number;
   /** Holds the conversation a request continues (`conversation`). */
   readonly openConversation: OpenConversation;
 }

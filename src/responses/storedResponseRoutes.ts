@@ -6,20 +6,12 @@ import { UnavailableResponseError } from '../errors/UnavailableResponseError.js'
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { assertResponseOwner } from './assertResponseOwner.js';
+import { currentResponse } from './currentResponse.js';
 import { followedResponse } from './followedResponse.js';
 import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from './responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
 import { storedInputItems } from './storedInputItems.js';
 import { toListPage } from './toListPage.js';
-
-/** The response as it stands: live for a background response in flight, else from the store; unavailable otherwise. */
-async function currentResponse(context: ResponsesContext, id: string): Promise<ResponseObject> {
-  const live = context.detached.snapshot<ResponseObject>(id, 'response');
-  if (live) return live;
-  const stored = await context.store.responses.get<ResponseObject>(id);
-  if (stored?.kind === 'response') return stored.response;
-  throw new UnavailableResponseError(id, stored?.tombstone);
-}
 
 const isUnfinished = ({ status }: ResponseObject) => status === 'queued' || status === 'in_progress';
 const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RESPONSE_EVENTS.has(type);

@@ -2,17 +2,17 @@ import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
+import { claimIdempotencyKey } from '../pipeline/claimIdempotencyKey.js';
 import { linkToSpan } from '../tracing/linkToSpan.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { assertRunOwner } from './assertRunOwner.js';
-import { claimRunId } from './claimRunId.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import { TERMINAL_RUN_EVENTS } from './runEvent.js';
 import type { RunObject } from './runObject.js';
 import { parseRunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
-import { startRun } from './startRun.js';
+import { newRunId, startRun } from './startRun.js';
 
 const isTerminal = ({ type }: { readonly type: string }) => TERMINAL_RUN_EVENTS.has(type);
 
@@ -28,7 +28,11 @@ export const createRunRoute =
   async (req, res) => {
     const locals = localsOf(res);
     const request = parseRunRequest(req.body);
-    const { id, replayed } = await claimRunId(req, context, locals.principal.id);
+    const { id, replayed } = await claimIdempotencyKey(req, newRunId(), {
+      idempotency: context.store.idempotency,
+      owner: locals.principal.id,
+      ttlMs: context.idempotencyTtlMs,
+    });
     if (replayed) {
       const stored = await context.store.runs.get<RunObject>(id);
       res

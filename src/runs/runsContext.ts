@@ -6,7 +6,7 @@ import type { OpenConversation } from '../responses/heldConversation.js';
 export interface RunsContext extends ServingContext, DetachedContext {
   /** `RXGATE_APPROVAL_TIMEOUT_MS`: how long a call waits for a person's approval before it is denied. */
   readonly approvalTimeoutMs: number;
-  /** `RXGATE_IDEMPOTENCY_TTL_MS`: how long an `Idempotency-Key` of `POST /v1/runs` is remembered. */
+  /** `RXGATE_IDEMPOTENCY_TTL_MS`: how long an `Idempotency-Key` is remembered. */
   readonly idempotencyTtlMs: number;
   /** Holds the conversation a run continues (`conversation`). */
   readonly openConversation: OpenConversation;

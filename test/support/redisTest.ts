@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connectRedis, type RedisTarget } from '../../src/store/redis/connectRedis.js';
 import { keysMatching } from '../../src/store/redis/keysMatching.js';
 import { silentLogger } from '../../src/logger.js';
+import { RedisStore } from '../../src/store/redis/RedisStore.js';
 
 /** The Redis the tests share (`.ci/run` makes sure one answers there); each test keeps to a prefix of its own. */
 export const REDIS_URL = process.env.RXGATE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
@@ -40,4 +41,20 @@ export async function removeKeysUnder(prefix: string, target = SHARED_REDIS): Pr
   if (keys.length === 0) return;
   // One DEL per key: on a cluster, keys of different slots cannot share one.
   await withClient(target, (redis) => Promise.all(keys.map((key) => redis.del(key))));
+}
+
+/**
+ * `count` stores on the shared Redis under one new prefix, as instances sharing it see it; their
+ * closing goes first on `closers` and the prefix's removal last.
+ */
+export async function sharedRedisStores(count: number, closers: (() => Promise<void>)[]): Promise<RedisStore[]> {
+  const prefix = testPrefix();
+  closers.push(() => removeKeysUnder(prefix));
+  const stores: RedisStore[] = [];
+  for (let instance = 0; instance < count; instance++) {
+    const store = await RedisStore.open({ ...SHARED_REDIS, prefix });
+    closers.unshift(() => store.close());
+    stores.push(store);
+  }
+  return stores;
 }
