@@ -131,6 +131,8 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
               committed = true;
               breaker.succeed();
               reportBreaker();
+              observer?.attemptCommitted?.(info);
+              request.observer?.attemptCommitted?.(info);
             },
             complete: () => end('success', () => breaker.succeed()),
             error: (error: unknown) =>
