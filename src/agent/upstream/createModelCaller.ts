@@ -35,6 +35,8 @@ export interface ModelCaller {
   call(request: ModelCallRequest): Observable<UpstreamChunk>;
   /** The model names clients may ask for, `*` (any) included when the routes have it. */
   routeNames(): readonly string[];
+  /** Closes every upstream's connection pool (its idle keep-alive sockets); calls made after it fail. */
+  close(): Promise<void>;
 }
 
 export interface ModelCallerOptions {
@@ -169,6 +171,9 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
       });
     },
     routeNames: () => [...routes.models.keys()],
+    close: async () => {
+      await Promise.all([...states.values()].map((state) => state.dispatcher.close()));
+    },
   };
   return caller;
 }
