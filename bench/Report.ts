@@ -6,6 +6,7 @@ import type { CrossInstanceResult } from './crossInstance.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
 import type { OverloadRow } from './overloadBurst.js';
+import type { RoutingCostRow } from './routingCost.js';
 import type { ThroughputRow } from './throughput.js';
 import type { TracingCostRow } from './tracingCost.js';
 
@@ -21,6 +22,8 @@ export interface Report {
   readonly cancellation: readonly CancellationRow[];
   /** Absent from results of runs before issue 28's figure. */
   readonly tracingCost?: readonly TracingCostRow[];
+  /** Absent from results of runs before issue 24's figure. */
+  readonly routingCost?: readonly RoutingCostRow[];
   readonly concurrency: readonly ConcurrencyRow[];
   readonly soak: SoakResult;
   /** Absent from results of runs before issue 14's figure. */

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
+import { loadRoutes } from '../src/agent/upstream/loadRoutes.js';
 import { loadConfig } from '../src/config.js';
 import { answerClientError } from '../src/http/answerClientError.js';
 import { createApp } from '../src/http/createApp.js';
@@ -12,6 +13,7 @@ import type { Overload } from '../src/health/overload.js';
 import { silentLogger } from '../src/logger.js';
 import { openConfiguredStore } from '../src/store/openConfiguredStore.js';
 import { startTracing } from '../src/tracing/startTracing.js';
+import { upstreamTimeouts } from '../src/agent/upstream/upstreamTimeouts.js';
 import type { ActiveRuns } from '../src/pipeline/activeRuns.js';
 import { bareRelay } from './bareRelay.js';
 import { betterSseRelay } from './betterSseRelay.js';
@@ -53,7 +55,9 @@ let listener: RequestListener;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   // Never shedding unless a figure asks (figure 7): on a shared machine a slow turn must not turn a figure's requests away.
   const config = loadConfig({ RXGATE_TOOLS: '', RXGATE_MAX_EVENT_LOOP_DELAY_MS: '0', ...settings });
-  const agent = createLlmAgent({ baseUrl: upstreamUrl, model: 'bench', tools: [] });
+  // With a routes file (the routing figure), its routes, as the CLI loads them; else the one upstream.
+  const routes = config.routesFile ? loadRoutes(config.routesFile, process.env, upstreamTimeouts(config)) : undefined;
+  const agent = createLlmAgent(routes ? { routes, tools: [] } : { baseUrl: upstreamUrl, model: 'bench', tools: [] });
   // With a store setting, the store it chooses (as the CLI opens it); else the in-memory default of `createApp`.
   const { store, coordinator } =
     settings.RXGATE_REDIS_URL || settings.RXGATE_DATA_DIR ? await openConfiguredStore(config, silentLogger) : {};

@@ -17,6 +17,7 @@ import type { Report } from './Report.js';
 import { renderReport } from './renderReport.js';
 import { overloadPlan } from './overloadPlan.js';
 import { measureOverload } from './overloadBurst.js';
+import { measureRoutingCost } from './routingCost.js';
 import { measureThroughput } from './throughput.js';
 import { measureTracingCost } from './tracingCost.js';
 
@@ -28,6 +29,7 @@ const plan = {
   throughput: quick ? { deltas: 5_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
   cancellation: quick ? { trials: 10, warmup: 3 } : { trials: 300, warmup: 20 },
   tracing: quick ? { rounds: 20, warmup: 5 } : { rounds: 1_000, warmup: 100 },
+  routing: quick ? { rounds: 20, warmup: 5 } : { rounds: 500, warmup: 50 },
   concurrency: concurrencyPlan(quick),
   soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
   crossInstance: {
@@ -75,6 +77,8 @@ async function measureAll(): Promise<Report> {
   for (const gateway of gateways.values()) await gateway.stop();
   log(`3/6 tracing on against off ${JSON.stringify(plan.tracing)}`);
   const tracingCost = await measureTracingCost(client, upstream, plan.tracing);
+  log(`3/7 routes file of two targets, and failover ${JSON.stringify(plan.routing)}`);
+  const routingCost = await measureRoutingCost(client, upstream, plan.routing);
   await client.close();
 
   log(`3/7 CPU per request (figure 8) ${JSON.stringify(plan.cpu)}`);
@@ -117,6 +121,7 @@ async function measureAll(): Promise<Report> {
     throughput,
     cancellation,
     tracingCost,
+    routingCost,
     concurrency,
     soak,
     crossInstance,

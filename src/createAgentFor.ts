@@ -6,11 +6,11 @@ import { selectTools } from './agent/tools/createToolRegistry.js';
 import type { Tool, ToolSource } from './agent/tools/tool.js';
 import { loadRoutes } from './agent/upstream/loadRoutes.js';
 import { observeAttempts } from './agent/upstream/observeAttempts.js';
-import type { UpstreamTimeouts } from './agent/upstream/routes.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics/createMetrics.js';
+import { upstreamTimeouts } from './agent/upstream/upstreamTimeouts.js';
 
 function toolsOf(config: Config): Tool[] {
   try {
@@ -29,17 +29,6 @@ function combinedTools(builtIn: readonly Tool[], extra: ToolSource): ToolSource 
       if (last?.extra !== now) last = { extra: now, all: [...builtIn, ...now] };
       return last.all;
     },
-  };
-}
-
-/** The timeouts of the `RXGATE_UPSTREAM_*` settings, which a routes file's upstreams default to. */
-function upstreamTimeouts(config: Config): UpstreamTimeouts {
-  return {
-    connectMs: config.upstreamConnectTimeoutMs,
-    firstByteMs: config.upstreamFirstByteTimeoutMs,
-    firstContentMs: config.upstreamFirstTokenTimeoutMs,
-    idleMs: config.upstreamIdleTimeoutMs,
-    totalMs: config.upstreamTimeoutMs,
   };
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dataFrames, readUntil } from './support/readSse.js';
+import { followRun } from './support/followRun.js';
 import { sampleOf } from './support/metricSamples.js';
+import { post } from './support/runsClient.js';
 import { answer, frames, type UpstreamScript } from './support/scriptedUpstream.js';
 import { SMART, useRoutedGateway } from './support/startRoutedGateway.js';
 
@@ -102,6 +104,23 @@ describe('failover before the first content', () => {
     expect((await ask(gateway.url)).status).toBe(200);
     expect(scripted('main').requests).toHaveLength(1);
     expect(scripted('backup').requests).toHaveLength(2);
+  });
+});
+
+describe('which upstream answered, in run events', () => {
+  it('a run that fails over: run.upstream names backup and its model, just before the first delta, and only once', async () => {
+    const { gateway, scripted } = await start(
+      { main: [jsonError(503, { error: { message: 'overloaded' } })], backup: [fromBackup] },
+      SMART,
+    );
+    const created = await post(`${gateway.url}/v1/runs`, { input: 'hi', model: 'smart' });
+    expect(created.status).toBe(202);
+    const { run_id: runId } = (await created.json()) as { run_id: string };
+    const events = await (await followRun(gateway.url, runId)).rest();
+    expect(events.map((event) => event.event)).toEqual(['run.upstream', 'message.delta', 'run.completed']);
+    expect(JSON.parse(events[0]!.data)).toEqual({ type: 'run.upstream', upstream: 'backup', model: 'backup-model', route: 'smart' });
+    expect(scripted('main').requests).toHaveLength(1);
+    expect(scripted('backup').requests).toHaveLength(1);
   });
 });
 

@@ -122,4 +122,6 @@ export interface Agent {
   /** The model names it answers to (a routes file's routes); `*` stands for any. Default: any. */
   readonly models?: readonly string[];
   run(request: AgentRequest, cancellation: Cancellation): Observable<AgentEvent>;
+  /** Releases what it holds across runs (the upstreams' connection pools); called once, at shutdown, after the runs ended. Default: nothing to release. */
+  close?(): Promise<void>;
 }

@@ -130,6 +130,7 @@ export async function startServer({
       await activeRuns.stopAll(InterruptReason.shuttingDown);
       server.closeIdleConnections();
       await Promise.race([closed, delay(1000).then(() => server.closeAllConnections())]);
+      await agent.close?.();
       watched?.close();
       overload.stop();
       logger.info('shut down');

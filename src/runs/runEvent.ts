@@ -59,6 +59,8 @@ export type RunEvent =
       readonly resolved_at: number;
     }
   | { readonly type: 'run.steered'; readonly input: string }
+  /** Before the first content of each model call: the upstream that answered it, the model it knows it by, and the route (the run's model, or a fallback of it). */
+  | { readonly type: 'run.upstream'; readonly upstream: string; readonly model: string; readonly route: string }
   | { readonly type: 'run.completed'; readonly output: string; readonly usage: RunUsage }
   | { readonly type: 'run.failed'; readonly error: RunError }
   | { readonly type: 'run.cancelled'; readonly reason: string };

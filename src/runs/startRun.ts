@@ -15,6 +15,7 @@ import type { RunRequest } from './runRequest.js';
 import type { RunsContext } from './runsContext.js';
 import { shownRun } from './shownRun.js';
 import { toRunEvents } from './toRunEvents.js';
+import { withUpstreamEvents } from './withUpstreamEvents.js';
 import type { RunTrace } from '../tracing/RunTrace.js';
 import { spanIdOf } from '../tracing/spanIdOf.js';
 import { traceIdOf } from '../tracing/traceIdOf.js';
@@ -115,14 +116,18 @@ export async function startRun(
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() }), owner),
     events$: (lifecycle) =>
-      defer(() => agent.run({ messages, model, approvals: inputs.approvals, steers$: inputs.steers$, trace }, lifecycle.cancellation)).pipe(
-        lifecycle.record,
-        tap((event) => inputs.follow(event)),
-        toRunEvents(),
-        appendCompleted,
-        tap(follow),
-        map(logged),
-      ),
+      withUpstreamEvents((attemptObserver) =>
+        defer(() =>
+          agent.run(
+            { messages, model, approvals: inputs.approvals, steers$: inputs.steers$, trace, attemptObserver },
+            lifecycle.cancellation,
+          ),
+        ).pipe(
+          lifecycle.record,
+          tap((event) => inputs.follow(event)),
+          toRunEvents(),
+        ),
+      ).pipe(appendCompleted, tap(follow), map(logged)),
     snapshot: () => shownRun(stored()),
     saveFinal: () => store.runs.save(stored()),
     inputs,

@@ -302,6 +302,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       return serverToolNames();
     },
     models: caller.routeNames(),
+    close: () => caller.close(),
     run(request, cancellation) {
       return createRun(
         cancellation,

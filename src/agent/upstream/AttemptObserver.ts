@@ -25,6 +25,8 @@ export type AttemptOutcome = 'success' | 'cancelled' | (string & {});
 export interface AttemptObserver {
   attemptStarted(attempt: AttemptInfo): void;
   attemptEnded(attempt: AttemptInfo, outcome: AttemptOutcome): void;
+  /** An attempt let its first content through: the model call is now this attempt's answer, and is never retried. */
+  attemptCommitted?(attempt: AttemptInfo): void;
   /** An upstream's breaker after an attempt ended (or let its first content through). */
   breakerChanged?(upstream: string, state: BreakerState): void;
 }

@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { CircuitBreaker } from './CircuitBreaker.js';
 import type { BreakerPolicy, Upstream } from './routes.js';
 
@@ -8,7 +8,7 @@ import type { BreakerPolicy, Upstream } from './routes.js';
  */
 export class UpstreamState {
   readonly breaker: CircuitBreaker;
-  readonly dispatcher: Dispatcher;
+  readonly dispatcher: Agent;
   inFlight = 0;
 
   constructor(

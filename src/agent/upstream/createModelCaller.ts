@@ -37,6 +37,8 @@ export interface ModelCaller {
   call(request: ModelCallRequest): Observable<UpstreamChunk>;
   /** The model names clients may ask for, `*` (any) included when the routes have it. */
   routeNames(): readonly string[];
+  /** Closes every upstream's connection pool (its idle keep-alive sockets); calls made after it fail. */
+  close(): Promise<void>;
 }
 
 export interface ModelCallerOptions {
@@ -139,6 +141,8 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
             committed = true;
             breaker.succeed();
             reportBreaker();
+            observer?.attemptCommitted?.(info);
+            request.observer?.attemptCommitted?.(info);
           },
           complete: () => end('success', () => breaker.succeed()),
           error: (error: unknown) =>
@@ -175,6 +179,9 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
       });
     },
     routeNames: () => [...routes.models.keys()],
+    close: async () => {
+      await Promise.all([...states.values()].map((state) => state.dispatcher.close()));
+    },
   };
   return caller;
 }
