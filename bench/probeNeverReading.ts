@@ -3,7 +3,7 @@
  * Half the clients ask for a streaming chat completion, half for a streaming response, each a
  * `megabytes` MB answer, and never read a byte. Samples the gateway's process (heap, external,
  * RSS) while they are cut off, and the kernel's socket buffers on both sides (`ss -tm`), which no
- * process's RSS counts.
+ * process's RSS counts. `PROBE_GC=1` collects garbage before each sample, so that the peak is live memory.
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
