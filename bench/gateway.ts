@@ -26,6 +26,9 @@ export type GatewayKind = 'rxgate' | 'rxgate-no-metrics' | 'pipe' | 'bare' | 'be
 export interface GatewayStats {
   readonly rss: number;
   readonly heapUsed: number;
+  /** Memory outside the V8 heap that V8 knows of (Buffers and ArrayBuffers among it), and the ArrayBuffers alone. */
+  readonly external: number;
+  readonly arrayBuffers: number;
   /** Event-loop delay since the last reset, in ms. */
   readonly loopDelayP99: number;
   readonly loopDelayMax: number;
@@ -138,11 +141,13 @@ process.on('message', (message: GatewayMessage) => {
     if (message.resetDelay) loopDelay.reset();
     if (message.gc) await collectGarbage();
     if (message.heapSnapshot) writeHeapSnapshot(message.heapSnapshot);
-    const { rss, heapUsed } = process.memoryUsage();
+    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
     const cpu = process.cpuUsage();
     const stats: GatewayStats = {
       rss,
       heapUsed,
+      external,
+      arrayBuffers,
       loopDelayP99,
       loopDelayMax,
       resources: tally(),

@@ -236,6 +236,17 @@ function concurrencySection(rows: readonly ConcurrencyRow[], plan: ConcurrencyFi
     '',
     `**What this shows.** At ${count(largest)} streams rxgate holds ${fixed(big('rxgate').heapPerStream / 1024, 1)} KiB of heap per open stream, ${fixed(big('rxgate').heapPerStream / Math.max(1, big('pipe').heapPerStream), 2)}× the pipe floor and ${fixed(big('rxgate').heapPerStream / Math.max(1, big('bare').heapPerStream), 2)}× the bare relay. ` +
       "A heap-snapshot diff of 1,000 stalled streams through rxgate (`bench/probeMemory.ts` with `PROBE_SNAPSHOTS=dir`, not part of this script) puts its live heap at about 45 KB per open stream (the pipe floor: about 25 KB; before issue 16's changes 86 KB, before its second round 58 KB): 184 closures, 90 contexts, 48 element stores (mostly the subscriptions' teardown lists), 17 Observables and 15 subscribers per stream, no single object dominating, and the leak soak below shows all of it is released. Of the 20 KB over the floor, about 17 KB is the RxJS operator chain (each subscriber is a SafeSubscriber, its observer, three closures and a teardown array, about 0.6 KB, plus its operator's own state), about 2.5 KB is Express giving each request and response hidden classes of their own, and about 1.2 KB is the response header that Node keeps as a chain of concatenated strings.",
+    '',
+    '### Clients that never read (issue 23)',
+    '',
+    "`node --import tsx bench/probeNeverReading.ts 20 20` (not part of this script; `PROBE_GC=1` collects garbage before each sample): 20 raw sockets that never read, half asking for a streaming chat completion and half for a streaming response, each a 20 MB answer (`RXGATE_MAX_OUTPUT_CHARS` raised to 20,000,001 so that the slow-client bound, `RXGATE_MAX_BUFFERED_BYTES` 1 MiB, is what ends them), the gateway in its own process, its memory against itself idle, the kernel's socket buffers read with `ss -tm`. Two runs on 2026-12-01:",
+    '',
+    "| Moment | RSS | Live heap (after GC) | External (ArrayBuffers) | Kernel, gateway's send queues | Kernel, clients' receive queues |",
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    '| Peak, while the streams are being cut off | +114.5 to +123.9 MiB | +95.6 to +111.8 MiB | +0.3 to +1.6 MiB (+1.4 to +1.6) | 75.5 MiB | 2.5 MiB |',
+    '| Every stream cut off | +16.3 to +20.8 MiB | +2.6 to +2.9 MiB | +0.2 MiB (+0.1) | 75.5 MiB | 2.5 MiB |',
+    '',
+    "Without a GC before each sample the peak reads +231 MiB RSS and +216 MiB heap, most of it garbage. Where the rest goes: the kernel takes about 3.8 MiB of each stream into the gateway's send queue (`net.ipv4.tcp_wmem` allows up to 4 MiB on this machine) before Node sees any backpressure, and keeps it after rxgate has closed the socket until the client reads or the connection times out: memory of the kernel, in no process's RSS. Inside the process, while a stream is being cut off, live heap is about 5 MiB per stream: up to 1 MiB of frames held for the client, and the answer text a run keeps until it ends (the LLM agent's current turn, which goes back to the model when the turn calls tools, and for the Responses API the response draft), which `RXGATE_MAX_OUTPUT_CHARS` bounds (1,000,000 characters by default) and which is released when the run ends. This split of the live heap is inferred from these figures, not read from a heap snapshot. Once every stream is cut off, under 3 MiB of heap is left (20 streams) and the 16 to 21 MiB of RSS over idle is heap the process has not yet returned to the system.",
   ].join('\n');
 }
 
