@@ -70,6 +70,9 @@ export function openTimeline(runId) {
       case 'run.steered':
         list.append(line(seq, type, data.input));
         return;
+      case 'run.upstream':
+        list.append(line(seq, type, `${data.upstream} (${data.model})`));
+        return;
       case 'run.completed':
         list.append(line(seq, type, `${data.usage.total_tokens} tokens`));
         return setStatus('completed');

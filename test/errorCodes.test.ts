@@ -14,6 +14,7 @@ import { startServer } from '../src/http/startServer.js';
 import { silentLogger } from '../src/logger.js';
 import { deadline } from '../src/operators/deadline.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
+import { StoreError } from '../src/errors/StoreError.js';
 import { exchange } from './reliability/support/rawHttp.js';
 import { failingStore } from './support/failingStore.js';
 import { followRun } from './support/followRun.js';
@@ -257,6 +258,16 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     const { url } = await open();
     await post(`${url}/v1/runs`, { input: 'hi' }, { 'Idempotency-Key': 'k1' });
     return envelope(await post(`${url}/v1/runs`, { input: 'other' }, { 'Idempotency-Key': 'k1' }));
+  },
+  unsupported_idempotency_key: async () =>
+    envelope(await post(`${(await open()).url}/v1/chat/completions`, { messages: USER }, { 'Idempotency-Key': 'k1' })),
+  idempotency_key_in_use: async () => {
+    // The first request claims the key, then fails before its response is stored: the key stays claimed.
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    store.responses.save = () => Promise.reject(new StoreError('save a response', 'the disk is full'));
+    const { url } = await open(undefined, {}, { store });
+    await post(`${url}/v1/responses`, { input: 'hi' }, { 'Idempotency-Key': 'k1' });
+    return envelope(await post(`${url}/v1/responses`, { input: 'hi' }, { 'Idempotency-Key': 'k1' }));
   },
   rate_limit_exceeded: async () => {
     const { url } = await open(undefined, {}, { keys: () => teamKeys(entryOf('once', { rpm: 1 })) });

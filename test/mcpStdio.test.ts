@@ -142,7 +142,11 @@ describe('a real MCP server from npm (server-everything) mounted from a config f
 
     const events = await callTool(toolNamed(mcp, 'everything__trigger-long-running-operation'), '{"duration":0.6,"steps":2}').ended;
 
-    expect(events.map((event) => event.type)).toEqual(['tool_start', 'tool_progress', 'tool_progress', 'tool_end']);
+    // Coalesced (the latest report wins), the second report may be folded into the tool's end when a busy machine delivers both at once.
+    const types = events.map((event) => event.type);
+    expect([types[0], types.at(-1)]).toEqual(['tool_start', 'tool_end']);
+    expect(types.slice(1, -1)).toContain('tool_progress');
+    expect(types.slice(1, -1).every((type) => type === 'tool_progress')).toBe(true);
     expect(events[1]).toEqual({
       type: 'tool_progress',
       callId: 'call_x',

@@ -46,14 +46,12 @@ describe('people in the loop across instances on one Redis', () => {
 
     const rest = await events.rest();
     expect(rest.map((event) => event.event)).toEqual([
-      'run.upstream',
       'approval.required',
       'approval.resolved',
       'tool.started',
       'tool.completed',
       'run.steered',
       'run.steered',
-      'run.upstream',
       'message.delta',
       'run.completed',
     ]);

@@ -87,22 +87,19 @@ describe('a run whose tool call needs approval', () => {
     expect(await again.json()).toMatchObject({ error: { code: 'approval_already_resolved' } });
 
     const rest = await events.rest();
-    // Each model call's first content is preceded by the upstream that answered it: the tool call's, then the answer's.
     expect(rest.map((event) => event.event)).toEqual([
-      'run.upstream',
       'approval.required',
       'approval.resolved',
       'tool.started',
       'tool.completed',
-      'run.upstream',
       'message.delta',
       'run.completed',
     ]);
-    expect(JSON.parse(rest[4]!.data)).toMatchObject({ result: 'Noted: milk' });
+    expect(JSON.parse(rest[3]!.data)).toMatchObject({ result: 'Noted: milk' });
     expect(await lastMessageOf(1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Noted: milk' });
 
     const resumed = await (await followRun(url, runId, required.id)).rest();
-    expect(resumed).toEqual(rest.slice(2));
+    expect(resumed).toEqual(rest.slice(1));
     const finished = (await (await fetch(`${url}/v1/runs/${runId}`)).json()) as Record<string, unknown>;
     expect(finished).toMatchObject({ status: 'completed', pending_approvals: [], output: 'Noted.' });
 
@@ -209,7 +206,7 @@ describe('a run whose tool call needs approval', () => {
     const stopped = await post(`${url}/v1/runs/${runId}/stop`, {});
     expect(await stopped.json()).toMatchObject({ status: 'cancelled', pending_approvals: [] });
 
-    expect((await events.rest()).map((event) => event.event)).toEqual(['run.upstream', 'approval.required', 'run.cancelled']);
+    expect((await events.rest()).map((event) => event.event)).toEqual(['approval.required', 'run.cancelled']);
     expect(upstream.requests).toHaveLength(1);
     const late = await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' });
     expect(late.status).toBe(409);
@@ -226,7 +223,7 @@ describe('a run waiting for approval at shutdown', () => {
 
     await app.activeRuns.stopAll(InterruptReason.shuttingDown);
 
-    expect((await events.rest()).map((event) => event.event)).toEqual(['run.upstream', 'approval.required', 'run.failed']);
+    expect((await events.rest()).map((event) => event.event)).toEqual(['approval.required', 'run.failed']);
     expect(await (await fetch(`${url}/v1/runs/${runId}`)).json()).toMatchObject({
       status: 'failed',
       pending_approvals: [],

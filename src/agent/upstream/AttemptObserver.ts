@@ -25,7 +25,10 @@ export type AttemptOutcome = 'success' | 'cancelled' | (string & {});
 export interface AttemptObserver {
   attemptStarted(attempt: AttemptInfo): void;
   attemptEnded(attempt: AttemptInfo, outcome: AttemptOutcome): void;
-  /** An attempt let its first content through: the model call is now this attempt's answer, and is never retried. */
+  /**
+   * An attempt let its first content through: the model call is now this attempt's answer, and is
+   * never retried. Told only when the routes have several upstreams: with one, there is no choice to tell of.
+   */
   attemptCommitted?(attempt: AttemptInfo): void;
   /** An upstream's breaker after an attempt ended (or let its first content through). */
   breakerChanged?(upstream: string, state: BreakerState): void;

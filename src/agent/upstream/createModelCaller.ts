@@ -67,6 +67,8 @@ export interface ModelCallerOptions {
 export function createModelCaller(routes: Routes, options: ModelCallerOptions): ModelCaller {
   const { observer, scheduler = asyncScheduler, random = Math.random } = options;
   const now = () => scheduler.now();
+  // With one upstream there is no choice to tell of, and runs' event streams stay as they were before routes.
+  const severalUpstreams = routes.upstreams.size > 1;
   const states = new Map([...routes.upstreams.values()].map((upstream) => [upstream.id, new UpstreamState(upstream, routes.breaker, now)]));
 
   function attempt(
@@ -141,8 +143,10 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
             committed = true;
             breaker.succeed();
             reportBreaker();
-            observer?.attemptCommitted?.(info);
-            request.observer?.attemptCommitted?.(info);
+            if (severalUpstreams) {
+              observer?.attemptCommitted?.(info);
+              request.observer?.attemptCommitted?.(info);
+            }
           },
           complete: () => end('success', () => breaker.succeed()),
           error: (error: unknown) =>
