@@ -218,7 +218,7 @@ describe('retries and the budget', () => {
     const text = await metrics.registry.metrics();
     // Which target goes third depends on the jittered waits: the metrics count every attempt, each target tried.
     const attempts = ['main', 'backup'].map((upstream) =>
-      sampleOf(text, 'rxgate_upstream_attempts_total', { upstream, outcome: 'rate_limited' }),
+      sampleOf(text, 'rxgate_upstream_attempts_total', { upstream, outcome: 'rate_limited' }) ?? 0,
     );
     expect(attempts).toEqual([scripted('main').requests.length, scripted('backup').requests.length]);
     expect(Math.min(...attempts)).toBeGreaterThanOrEqual(1);
