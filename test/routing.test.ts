@@ -217,8 +217,8 @@ describe('retries and the budget', () => {
     expect(scripted('main').requests.length + scripted('backup').requests.length).toBe(3);
     const text = await metrics.registry.metrics();
     // Which target goes third depends on the jittered waits: the metrics count every attempt, each target tried.
-    const attempts = ['main', 'backup'].map((upstream) =>
-      sampleOf(text, 'rxgate_upstream_attempts_total', { upstream, outcome: 'rate_limited' }) ?? 0,
+    const attempts = ['main', 'backup'].map(
+      (upstream) => sampleOf(text, 'rxgate_upstream_attempts_total', { upstream, outcome: 'rate_limited' }) ?? 0,
     );
     expect(attempts).toEqual([scripted('main').requests.length, scripted('backup').requests.length]);
     expect(Math.min(...attempts)).toBeGreaterThanOrEqual(1);
