@@ -75,7 +75,7 @@ async function measureAll(): Promise<Report> {
   log(`3/7 cancellation ${JSON.stringify(plan.cancellation)}`);
   const cancellation = await measureCancellation(client, upstream, [target('rxgate'), target('pipe'), target('bare')], plan.cancellation);
   for (const gateway of gateways.values()) await gateway.stop();
-  log(`3/6 tracing on against off ${JSON.stringify(plan.tracing)}`);
+  log(`3/7 tracing on against off ${JSON.stringify(plan.tracing)}`);
   const tracingCost = await measureTracingCost(client, upstream, plan.tracing);
   log(`3/7 routes file of two targets, and failover ${JSON.stringify(plan.routing)}`);
   const routingCost = await measureRoutingCost(client, upstream, plan.routing);
