@@ -2,7 +2,7 @@ import OpenAI, { ConflictError } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeKeysUnder, SHARED_REDIS, testPrefix } from './support/redisTest.js';
 import { answer, createScriptedUpstream, frames, type ScriptedUpstream } from './support/scriptedUpstream.js';
-import { startCli, type CliProcess } from './support/startCli.js';
+import { killAll, startCli, type CliProcess } from './support/startCli.js';
 
 const LEASE_MS = 600;
 
@@ -14,10 +14,7 @@ describe('a conversation shared by two rxgate processes on one Redis', () => {
   let upstream: ScriptedUpstream | undefined;
   let prefix: string | undefined;
   afterEach(async () => {
-    for (const { child, exited } of processes) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    }
+    await killAll(processes);
     processes = [];
     await upstream?.close();
     if (prefix) await removeKeysUnder(prefix);

@@ -3,7 +3,7 @@ import type { RedisTarget } from '../../src/store/redis/connectRedis.js';
 import { removeKeysUnder, testPrefix } from './redisTest.js';
 import { createScriptedUpstream, frames, type ScriptedUpstream } from './scriptedUpstream.js';
 import { sseEvents, type SseEvent } from './sseEvents.js';
-import { startCli, type CliProcess } from './startCli.js';
+import { killAll, startCli, type CliProcess } from './startCli.js';
 
 const LEASE_MS = 600;
 
@@ -23,10 +23,7 @@ export function describeRedisProcesses(name: string, target: () => RedisTarget):
     let upstream: ScriptedUpstream | undefined;
     let prefix: string | undefined;
     afterEach(async () => {
-      for (const { child, exited } of processes) {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        await exited;
-      }
+      await killAll(processes);
       processes = [];
       await upstream?.close();
       if (prefix) await removeKeysUnder(prefix, target());

@@ -38,3 +38,11 @@ export async function startCli(env: Record<string, string> = {}, args: string[] 
   });
   return { child, url, output: () => output, exited };
 }
+
+/** SIGKILLs each process still running and waits for every one to exit: a test's clean-up, whatever state it left them in. */
+export async function killAll(processes: readonly CliProcess[]): Promise<void> {
+  for (const { child, exited } of processes) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  }
+}
