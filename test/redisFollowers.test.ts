@@ -39,6 +39,9 @@ describe('followers of runs on several instances on one Redis, over time', () =>
     const heapGrowth = heapAfterGc() - warmHeap;
 
     expect([await connectionsOf(a), await connectionsOf(b)]).toEqual(connections);
+    // A reader sees a run's last event before the run is stored as settled and retention's pass after it runs.
+    const runKeysNow = async () => (await keysUnder(prefix)).filter((key) => key.endsWith(':run')).length;
+    await expect.poll(runKeysNow, { timeout: 10_000 }).toBeLessThanOrEqual(20 + 2);
     const keys = await keysUnder(prefix);
     const runKeys = keys.filter((key) => key.endsWith(':run'));
     const streams = keys.filter((key) => key.endsWith(':events'));
