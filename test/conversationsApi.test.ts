@@ -33,6 +33,8 @@ describe('the Conversations API with the official openai client', () => {
 
     expect(first.output_text).toBe('Hi Ann');
     expect(second.output_text).toBe('You are Ann');
+    // The response names the conversation it continued, as OpenAI's does; one without names none.
+    expect([first.conversation, second.conversation]).toEqual([{ id: conversation.id }, { id: conversation.id }]);
     expect(await sentMessages(upstream, 0)).toEqual([
       { role: 'user', content: 'I am Ann' },
       { role: 'user', content: 'Greet me' },
@@ -82,6 +84,29 @@ describe('the Conversations API with the official openai client', () => {
       { role: 'user', content: 'I like tea' },
       { role: 'user', content: 'What do I like?' },
     ]);
+  });
+
+  it('names a bad item by its place in items, and a reference to an unknown item by its id', async () => {
+    const { gateway } = await gateways.start([]);
+    const client = clientOf(gateway.url);
+    const conversation = await client.conversations.create();
+    const refusal = (items: unknown[]) =>
+      client.conversations.items
+        .create(conversation.id, { items } as unknown as OpenAI.Conversations.ItemCreateParams)
+        .catch((error: unknown) => error);
+
+    expect(
+      await refusal([
+        { type: 'message', role: 'user', content: 'fine' },
+        { type: 'message', role: 'user', content: 42 },
+      ]),
+    ).toMatchObject({
+      status: 400,
+      param: expect.stringMatching(/^items\[1\]\.content/),
+    });
+    expect(await refusal([{ type: 'input_file_search_call' }])).toMatchObject({ status: 400, param: 'items[0].type' });
+    expect(await refusal([{ type: 'item_reference', id: 'msg_nowhere' }])).toMatchObject({ status: 404, param: 'items[0].id' });
+    expect(await client.conversations.items.list(conversation.id)).toMatchObject({ data: [] });
   });
 
   it('updates metadata, and deletes a conversation with its items (then 404, and a response on it too)', async () => {

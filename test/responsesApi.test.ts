@@ -93,7 +93,14 @@ describe('the Responses API with the official openai client', () => {
       input: [{ role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
     });
 
-    expect(response).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-echo', store: true, background: false });
+    expect(response).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      model: 'gpt-echo',
+      store: true,
+      background: false,
+      conversation: null,
+    });
     expect(response.id).toMatch(/^resp_/);
     expect(response.output_text).toBe('Hello');
     expect(response.usage).toEqual({

@@ -30,7 +30,9 @@ const param = (params: Record<string, string | string[]>, name: string): string 
 /** Input items (references resolved) as conversation items. */
 async function toItems(store: Store, items: readonly unknown[] | null | undefined, body: unknown) {
   if (!items || items.length === 0) return [];
-  return toConversationItems(toChatMessages(await resolveItemReferences(parseResponseInput(items, body), store)).messages);
+  return toConversationItems(
+    toChatMessages(await resolveItemReferences(parseResponseInput(items, body, 'items'), store, 'items')).messages,
+  );
 }
 
 function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {

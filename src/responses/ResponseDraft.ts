@@ -146,6 +146,7 @@ export class ResponseDraft {
         settled && 'status' in item && item.status === 'in_progress' ? { ...item, status: itemStatus } : item,
       ),
       previous_response_id: meta.previousResponseId,
+      conversation: meta.conversation ? { id: meta.conversation } : null,
       store: meta.store,
       ...(meta.echo ?? DEFAULT_ECHO),
       usage: settled ? toResponseUsage(this.#usage) : null,

@@ -104,17 +104,17 @@ function withType(raw: unknown): unknown {
   return { ...raw, type: 'role' in raw ? 'message' : 'id' in raw ? 'item_reference' : undefined };
 }
 
-function refuseUnsupported(raw: readonly unknown[]): void {
+function refuseUnsupported(raw: readonly unknown[], field: string): void {
   for (const [index, entry] of raw.entries()) {
     if (!isObject(entry)) continue;
     if (typeof entry.type === 'string' && REFUSED_ITEM_TYPES.has(entry.type)) {
-      throw unsupportedParameter(`input[${index}].type`, `rxgate has no tool that makes or reads '${entry.type}' items`);
+      throw unsupportedParameter(`${field}[${index}].type`, `rxgate has no tool that makes or reads '${entry.type}' items`);
     }
     const parts = Array.isArray(entry.content) ? entry.content : Array.isArray(entry.output) ? entry.output : [];
-    const field = Array.isArray(entry.content) ? 'content' : 'output';
+    const partsField = Array.isArray(entry.content) ? 'content' : 'output';
     for (const [partIndex, part] of parts.entries()) {
       if (!isObject(part)) continue;
-      const at = `input[${index}].${field}[${partIndex}]`;
+      const at = `${field}[${index}].${partsField}[${partIndex}]`;
       if (typeof part.type === 'string' && REFUSED_PART_TYPES.has(part.type)) {
         throw unsupportedParameter(`${at}.type`, `rxgate forwards text and image parts only, not '${part.type}'`);
       }
@@ -127,18 +127,19 @@ function refuseUnsupported(raw: readonly unknown[]): void {
 
 /**
  * The Responses API `input`: a string (one user message) or input items, checked one by one; an
- * item or part of a kind rxgate cannot forward is a 400 `unsupported_parameter` naming it.
+ * item or part of a kind rxgate cannot forward is a 400 `unsupported_parameter` naming it (under
+ * `field`, the body's field that holds them. Default: `input`).
  */
-export function parseResponseInput(input: string | readonly unknown[], body: unknown): InputItem[] {
+export function parseResponseInput(input: string | readonly unknown[], body: unknown, field = 'input'): InputItem[] {
   if (typeof input === 'string') {
     if (input.trim() === '') {
-      throw new RequestError(400, "invalid 'input': input must not be empty", 'invalid_request_error', 'input', 'invalid_value');
+      throw new RequestError(400, `invalid '${field}': ${field} must not be empty`, 'invalid_request_error', field, 'invalid_value');
     }
     return [{ type: 'message', role: 'user', content: input }];
   }
-  refuseUnsupported(input);
+  refuseUnsupported(input, field);
   const parsed = items.safeParse(input.map(withType));
-  if (!parsed.success) throw invalidRequest(parsed.error, body, ['input']);
+  if (!parsed.success) throw invalidRequest(parsed.error, body, [field]);
   return parsed.data;
 }
 

@@ -6,8 +6,7 @@ import type { ResponseObject } from './responseObject.js';
 import { storedInputItems } from './storedInputItems.js';
 import type { SourcedItem } from './toChatMessages.js';
 
-async function findItem(store: Store, id: string, source: number): Promise<InputItem> {
-  const param = `input[${source}].id`;
+async function findItem(store: Store, id: string, param: string): Promise<InputItem> {
   const place = placeOfItem(id);
   const stored = place && (await store.responses.get<ResponseObject>(place.responseId));
   if (stored?.kind === 'tombstone') {
@@ -44,15 +43,16 @@ async function findItem(store: Store, id: string, source: number): Promise<Input
  * of a stored response, or one of its input items), keeping the index of the reference; an
  * unknown, evicted or deleted item is a 404 naming the reference. A second reference to the same
  * item adds nothing (the Vercel AI SDK references a server tool's call and its result by one id).
+ * `field` names the items in errors. Default: `input`.
  */
-export async function resolveItemReferences(items: readonly InputItem[], store: Store): Promise<SourcedItem[]> {
+export async function resolveItemReferences(items: readonly InputItem[], store: Store, field = 'input'): Promise<SourcedItem[]> {
   const seen = new Set<string>();
   const resolved: SourcedItem[] = [];
   for (const [source, item] of items.entries()) {
     if (item.type !== 'item_reference') resolved.push({ item, source });
     else if (!seen.has(item.id)) {
       seen.add(item.id);
-      resolved.push({ item: await findItem(store, item.id, source), source });
+      resolved.push({ item: await findItem(store, item.id, `${field}[${source}].id`), source });
     }
   }
   return resolved;

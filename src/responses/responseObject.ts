@@ -144,6 +144,8 @@ export interface ResponseObject extends ResponseEcho {
   readonly model: string;
   readonly output: readonly OutputItem[];
   readonly previous_response_id: string | null;
+  /** The conversation the response continued and was appended to (`conversation` on the request). */
+  readonly conversation: { readonly id: string } | null;
   readonly store: boolean;
   readonly usage: ResponseUsage | null;
 }
@@ -156,6 +158,8 @@ export interface ResponseMeta {
   readonly model: string;
   readonly instructions: string | null;
   readonly previousResponseId: string | null;
+  /** The conversation's id, when the request named one. Default: none. */
+  readonly conversation?: string | null;
   readonly store: boolean;
   readonly background: boolean;
   /** What the response echoes of its request. Default: `DEFAULT_ECHO`. */
