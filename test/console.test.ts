@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP } from '../src/http/consoleRoutes.js';
 import { ManualAgent } from './support/manualAgent.js';
 import { startApp, type TestApp } from './support/startApp.js';
+import { watchedLogger } from './support/watchedLogger.js';
 
 const KEY = 'console-test-key-0123456789';
 let app: TestApp | undefined;
@@ -71,5 +72,26 @@ describe('GET /', () => {
       expect(response.status, accept).toBe(404);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unknown_url');
     }
+  });
+
+  it('writes one access-log line for each request it answers, and leaves what it passes on to whatever answers it', async () => {
+    const log = watchedLogger();
+    app = await startApp(new ManualAgent(), {}, { logger: log.logger });
+    const asked = [
+      ['/', { Accept: 'text/html' }, 302],
+      ['/console', {}, 200],
+      ['/console/main.js', {}, 200],
+      ['/console/settings.json', {}, 200],
+      ['/console/no-such-file.js', {}, 404],
+      ['/', { Accept: 'application/json' }, 404],
+    ] as const;
+    for (const [path, headers, status] of asked) {
+      const response = await fetch(`${app.url}${path}`, { redirect: 'manual', headers });
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(status);
+    }
+    await expect
+      .poll(() => log.lines.filter((line) => line.msg === 'request').map((line) => [line.path, line.status]))
+      .toEqual(asked.map(([path, , status]) => [path, status]));
   });
 });

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
+import type { AccessLog } from './accessLog.js';
 
 /** The page's files: `console/` at the package's root, beside `src/` and `dist/`. */
 const CONSOLE_DIR = fileURLToPath(new URL('../../console/', import.meta.url));
@@ -11,6 +12,7 @@ export const CONSOLE_CSP =
 export interface ConsoleOptions {
   /** Whether `/v1` asks for an API key, so that the page asks for one only then. */
   readonly keyRequired: boolean;
+  readonly accessLog: AccessLog;
 }
 
 const setHeaders: express.RequestHandler = (_req, res, next) => {
@@ -28,14 +30,30 @@ const setHeaders: express.RequestHandler = (_req, res, next) => {
  * (the page holds no secret; what it calls under `/v1` is). `GET /` sends a browser, which asks
  * for HTML first, to the page; an API client keeps its 404.
  */
-export function consoleRoutes({ keyRequired }: ConsoleOptions): Router {
+export function consoleRoutes({ keyRequired, accessLog }: ConsoleOptions): Router {
+  // What a handler answers itself is logged here; what it passes on is logged by whatever answers it (the 404, the API).
+  const logged =
+    (handler: RequestHandler): RequestHandler =>
+    (req, res, next) => {
+      let passedOn = false;
+      res.once('close', () => passedOn || accessLog(req, res));
+      return handler(req, res, (error?: unknown) => {
+        passedOn = true;
+        next(error);
+      });
+    };
   const router = express.Router();
-  const page = (_req: express.Request, res: express.Response) => res.sendFile('index.html', { root: CONSOLE_DIR });
-  router.get('/', (req, res, next) =>
-    req.accepts(['application/json', 'text/html']) === 'text/html' ? res.redirect(302, '/console') : next(),
+  const page: RequestHandler = (_req, res) => res.sendFile('index.html', { root: CONSOLE_DIR });
+  router.get(
+    '/',
+    logged((req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? res.redirect(302, '/console') : next())),
   );
-  router.get('/console', setHeaders, page);
-  router.get('/console/settings.json', setHeaders, (_req, res) => void res.json({ key_required: keyRequired }));
-  router.use('/console', setHeaders, express.static(CONSOLE_DIR, { redirect: false, etag: false, index: false }));
+  router.get('/console', setHeaders, logged(page));
+  router.get(
+    '/console/settings.json',
+    setHeaders,
+    logged((_req, res) => void res.json({ key_required: keyRequired })),
+  );
+  router.use('/console', setHeaders, logged(express.static(CONSOLE_DIR, { redirect: false, etag: false, index: false })));
   return router;
 }

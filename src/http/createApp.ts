@@ -264,7 +264,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.get('/health/ready', mount(readinessRoute(readiness)));
   const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
   const guard: RequestHandler = keys ? authenticate(keys) : (_req, _res, next) => next();
-  app.use(consoleRoutes({ keyRequired: keys !== undefined }));
+  app.use(consoleRoutes({ keyRequired: keys !== undefined, accessLog }));
   app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();
