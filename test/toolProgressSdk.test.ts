@@ -21,7 +21,7 @@ describe('tool progress chunks and the official openai SDK', () => {
   it('reach SDK users as ordinary chunks whose choices[0].delta is readable', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const meta = { ...createChatCompletionMeta('rxgate-agent', false), toolProgress: true };
+      const meta = createChatCompletionMeta('rxgate-agent', false, true);
       ssePipeline(of(...RUN), chatProtocol(meta), {
         sink: res,
         clientClose$: NEVER,

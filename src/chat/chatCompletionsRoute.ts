@@ -63,14 +63,15 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
         lifecycle.cancellation,
       )
       .pipe(lifecycle.record);
-    const meta = { ...createChatCompletionMeta(model, request.includeUsage), toolProgress: request.includeToolProgress };
+    const meta = createChatCompletionMeta(model, request.includeUsage, request.includeToolProgress);
     let served: Promise<Served>;
     try {
       if (!request.stream) {
         served = serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger: locals.logger });
       } else {
         const chunks: MonoTypeOperatorFunction<ChatCompletionChunk> = applyOperators(context.operators.chunks, operatorContext);
-        served = serveSse(req, res, run$, chatProtocol(meta), { ...context, lifecycle, events, chunks });
+        const { keepaliveMs, maxBufferedBytes } = context;
+        served = serveSse(req, res, run$, chatProtocol(meta), { lifecycle, metrics, keepaliveMs, maxBufferedBytes, events, chunks });
       }
     } catch (error) {
       lifecycle.finish();

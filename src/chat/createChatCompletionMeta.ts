@@ -6,6 +6,6 @@ export function createChatCompletionId(): string {
   return `chatcmpl-${randomUUID().replaceAll('-', '')}`;
 }
 
-export function createChatCompletionMeta(model: string, includeUsage: boolean, now = Date.now()): ChatCompletionMeta {
-  return { id: createChatCompletionId(), created: Math.floor(now / 1000), model, includeUsage };
+export function createChatCompletionMeta(model: string, includeUsage: boolean, toolProgress = false, now = Date.now()): ChatCompletionMeta {
+  return { id: createChatCompletionId(), created: Math.floor(now / 1000), model, includeUsage, toolProgress };
 }

@@ -50,7 +50,7 @@ export function serveSse<In, Out>(
   const served = (fields: Omit<Served, 'bytes' | 'usage'>): Served => {
     metrics.bytesWritten.inc({ route }, bytes);
     metrics.keepalives.inc({ route }, keepalives);
-    return { ...fields, usage: lifecycle.usage, bytes };
+    return { usage: lifecycle.usage, bytes, ...fields };
   };
 
   const frames$ = ssePipeline(source$, protocol, {

@@ -92,7 +92,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
           if (first) {
             first = false;
             const { id, model } = json as Record<string, unknown>;
-            chunk = { ...chunk, id: typeof id === 'string' ? id : undefined, model: typeof model === 'string' ? model : undefined };
+            chunk = { id: typeof id === 'string' ? id : undefined, model: typeof model === 'string' ? model : undefined, ...chunk };
           }
           if (chunk.choices?.some((choice) => choice.finish_reason)) finished = true;
           subscriber.next(chunk);
