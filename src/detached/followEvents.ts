@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { isObservable, Observable } from 'rxjs';
 import type { EventLog, LoggedEvent } from '../store/EventLog.js';
 
 /**
@@ -9,12 +9,15 @@ import type { EventLog, LoggedEvent } from '../store/EventLog.js';
 export const UNTIL_TERMINAL = Symbol('until the terminal event');
 
 /** How a follower learns that the run it follows is over; see `FollowOptions.ended`. */
-export type RunEnd = Promise<void> | typeof UNTIL_TERMINAL | undefined;
+export type RunEnd = Promise<void> | Observable<unknown> | typeof UNTIL_TERMINAL | undefined;
 
 export interface FollowOptions {
   /** Whether an event ends its log (`run.completed`, `response.failed`, ...): the follower is done. */
   readonly isTerminal: (event: LoggedEvent) => boolean;
-  /** Resolves once the run has ended and its log is complete; `UNTIL_TERMINAL` when it runs elsewhere; undefined when it is not in flight. */
+  /**
+   * Resolves once the run has ended and its log is complete; `UNTIL_TERMINAL` when it runs elsewhere;
+   * undefined when it is not in flight. An Observable says so by emitting (it is subscribed while the follower follows).
+   */
   readonly ended?: RunEnd;
   /** Resolves when the subscriber may take another page (its client has drained what it was sent). */
   readonly ready: () => Promise<void>;
@@ -45,11 +48,12 @@ export function followEvents(log: EventLog, id: string, after: number, options: 
     };
     const hints = log.appended$(id).subscribe(rouse);
     let runOver = ended === undefined;
-    if (ended instanceof Promise)
-      void ended.then(() => {
-        runOver = true;
-        rouse();
-      });
+    const over = () => {
+      runOver = true;
+      rouse();
+    };
+    if (ended instanceof Promise) void ended.then(over);
+    const watch = isObservable(ended) ? ended.subscribe(over) : undefined;
     const follow = async (): Promise<void> => {
       for (;;) {
         heard = false;
@@ -77,6 +81,7 @@ export function followEvents(log: EventLog, id: string, after: number, options: 
     follow().catch((error: unknown) => subscriber.error(error));
     return () => {
       hints.unsubscribe();
+      watch?.unsubscribe();
       wake?.();
     };
   });

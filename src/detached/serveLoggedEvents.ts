@@ -23,6 +23,9 @@ export interface FollowedLog {
   readonly ended?: RunEnd;
 }
 
+/** What serving logged events needs. */
+export type LoggedEventsContext = Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'> & DetachedContext;
+
 const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = {
   encode: identity,
   frame: loggedEventFrame,
@@ -35,19 +38,21 @@ const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = {
  * with keepalives and the slow-client bound: the backlog is read a page at a time, each once the
  * client has drained the last. The subscriber's lifecycle is its own, not the run's: a subscriber
  * that leaves, or is cut off, ends only its own stream. At most `RXGATE_MAX_FOLLOWERS_PER_RUN`
- * subscribers follow one log at once (429 `too_many_followers`).
+ * subscribers follow one log at once (429 `too_many_followers`). `protocol` frames them; by default
+ * as `event: <type>`, `id: <seq>` and the event's JSON.
  */
 export async function serveLoggedEvents(
   req: Request,
   res: Response,
   log: FollowedLog,
-  context: Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'> & DetachedContext,
+  context: LoggedEventsContext,
+  protocol: SseProtocol<LoggedEvent, LoggedEvent> = LOGGED_EVENTS,
 ): Promise<Served> {
   const leave = context.followers.enter(log.id);
   const lifecycle = startLifecycle({ metrics: context.metrics, inFlight: inFlightStreams(context.metrics, routeOf(req)) });
   try {
     const events$ = followEvents(context.store.events, log.id, log.after, { ...log, ready: () => drained(res) });
-    return await serveSse(req, res, events$, LOGGED_EVENTS, { ...context, lifecycle });
+    return await serveSse(req, res, events$, protocol, { ...context, lifecycle });
   } finally {
     lifecycle.finish();
     leave();

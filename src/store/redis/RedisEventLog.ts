@@ -99,6 +99,10 @@ export class RedisEventLog implements EventLog {
     return redisCall('remove events', async () => void (await this.redis.del(this.keys.events(streamId))));
   }
 
+  expire(streamId: string, afterMs: number): Promise<void> {
+    return redisCall('expire events', async () => void (await this.redis.pExpire(this.keys.events(streamId), afterMs)));
+  }
+
   appended$(streamId: string): Observable<void> {
     return this.watcher.watch(this.keys.events(streamId));
   }
