@@ -87,7 +87,7 @@ export const SETTINGS = {
   },
   dataDir: { env: 'RXGATE_DATA_DIR', default: 'data', schema: z.string().min(1), doc: 'Directory of the SQLite store (stored responses, runs, event logs), created on first start.' },
   maxConcurrentRuns: { env: 'RXGATE_MAX_CONCURRENT_RUNS', default: '16', schema: positiveInt, doc: 'Background responses and runs in flight at once (429 above); with `RXGATE_REDIS_URL`, across every instance sharing the Redis.' },
-  idempotencyTtlMs: { env: 'RXGATE_IDEMPOTENCY_TTL_MS', default: '86400000', schema: positiveMs, doc: 'How long an `Idempotency-Key` of `POST /v1/runs` and `POST /v1/responses` is remembered, per key owner (see "Teams").' },
+  idempotencyTtlMs: { env: 'RXGATE_IDEMPOTENCY_TTL_MS', default: '86400000', schema: positiveMs, doc: 'How long an `Idempotency-Key` of `POST /v1/runs`, `POST /v1/responses` and `POST /v1/chat/completions` is remembered, per key owner (see "Teams").' },
   maxFollowersPerRun: { env: 'RXGATE_MAX_FOLLOWERS_PER_RUN', default: '64', schema: positiveInt, doc: 'Connections that may follow one run\'s or background response\'s events at once (429 above).' },
   retentionMaxItems: { env: 'RXGATE_RETENTION_MAX_ITEMS', default: '10000', schema: positiveInt, doc: 'Stored responses, and finished runs, kept; the oldest are evicted first.' },
   retentionMaxAgeDays: { env: 'RXGATE_RETENTION_MAX_AGE_DAYS', default: '30', schema: z.coerce.number().positive(), doc: 'Stored responses and finished runs older than this are evicted.' },

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { exhaustMap, filter, lastValueFrom, takeUntil } from 'rxjs';
 import { AnswerLog } from '../detached/AnswerLog.js';
 import type { AnswersInFlight } from '../detached/AnswersInFlight.js';
-import { followEvents, type RunEnd } from '../detached/followEvents.js';
+import { followEvents, UNTIL_TERMINAL, type FollowOptions } from '../detached/followEvents.js';
 import { serveLoggedEvents, type LoggedEventsContext } from '../detached/serveLoggedEvents.js';
 import { clientClose$ } from '../pipeline/clientClose.js';
 import { sendJsonAnswer, type JsonAnswer } from '../pipeline/jsonAnswer.js';
@@ -45,19 +45,21 @@ interface FirstRequest {
 
 /**
  * How a duplicate learns that the first request is over: nothing to wait for once it has answered;
- * here, from the registry; on another instance, from a heartbeat that finds its record gone (its
- * instance died).
+ * here, from the registry; on another instance, from its log's end, or a heartbeat that finds its
+ * record gone (its instance died).
  */
-function endOf(context: ChatOnceContext, { owner, key, id, pending }: FirstRequest): RunEnd {
-  if (!pending) return undefined;
-  return (
-    context.answers.ended(id) ??
-    context.detached.coordinator.sweeps$.pipe(
+function endOf(context: ChatOnceContext, { owner, key, id, pending }: FirstRequest): Pick<FollowOptions, 'ended' | 'over$'> {
+  if (!pending) return {};
+  const here = context.answers.ended(id);
+  if (here) return { ended: here };
+  return {
+    ended: UNTIL_TERMINAL,
+    over$: context.detached.coordinator.sweeps$.pipe(
       // A store that cannot say leaves the follower following: the first request's own end still ends it.
       exhaustMap(() => context.store.idempotency.stands(owner, key, id).catch(() => true)),
       filter((standing) => !standing),
-    )
-  );
+    ),
+  };
 }
 
 /**
@@ -98,13 +100,13 @@ export async function answerChatOnce(
     over();
     if (standing.fingerprint !== fingerprint) throw idempotencyKeyMismatch();
     const first: FirstRequest = { owner, key, id: standing.answer, pending: standing.pending };
-    const ended = endOf(context, first);
+    const end = endOf(context, first);
     if (stream) {
       res.set('Idempotency-Replayed', 'true');
-      return serveLoggedEvents(req, res, { id: first.id, after: -1, isTerminal: isChatLogEnd, ended }, context, chatReplayProtocol);
+      return serveLoggedEvents(req, res, { id: first.id, after: -1, isTerminal: isChatLogEnd, ...end }, context, chatReplayProtocol);
     }
     const last = await lastValueFrom(
-      followEvents(events, first.id, -1, { isTerminal: isChatLogEnd, ended, ready: () => Promise.resolve() }).pipe(
+      followEvents(events, first.id, -1, { isTerminal: isChatLogEnd, ...end, ready: () => Promise.resolve() }).pipe(
         filter(isChatLogEnd),
         takeUntil(clientClose$(res)),
       ),

@@ -9,10 +9,7 @@ export class AnswersInFlight {
   /** Registers log `id` as being answered here; returns what to call once the answer is over (its log complete, or never to be). */
   begin(id: string): () => void {
     let resolve!: () => void;
-    this.#ends.set(
-      id,
-      new Promise<void>((settle) => (resolve = settle)),
-    );
+    this.#ends.set(id, new Promise<void>((settle) => (resolve = settle)));
     return () => {
       this.#ends.delete(id);
       resolve();

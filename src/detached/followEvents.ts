@@ -1,4 +1,4 @@
-import { isObservable, Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { EventLog, LoggedEvent } from '../store/EventLog.js';
 
 /**
@@ -9,16 +9,15 @@ import type { EventLog, LoggedEvent } from '../store/EventLog.js';
 export const UNTIL_TERMINAL = Symbol('until the terminal event');
 
 /** How a follower learns that the run it follows is over; see `FollowOptions.ended`. */
-export type RunEnd = Promise<void> | Observable<unknown> | typeof UNTIL_TERMINAL | undefined;
+export type RunEnd = Promise<void> | typeof UNTIL_TERMINAL | undefined;
 
 export interface FollowOptions {
   /** Whether an event ends its log (`run.completed`, `response.failed`, ...): the follower is done. */
   readonly isTerminal: (event: LoggedEvent) => boolean;
-  /**
-   * Resolves once the run has ended and its log is complete; `UNTIL_TERMINAL` when it runs elsewhere;
-   * undefined when it is not in flight. An Observable says so by emitting (it is subscribed while the follower follows).
-   */
+  /** Resolves once the run has ended and its log is complete; `UNTIL_TERMINAL` when it runs elsewhere; undefined when it is not in flight. */
   readonly ended?: RunEnd;
+  /** Emits, like `ended` resolving, once a run that runs elsewhere is found over (its instance died): subscribed while the follower follows. */
+  readonly over$?: Observable<unknown>;
   /** Resolves when the subscriber may take another page (its client has drained what it was sent). */
   readonly ready: () => Promise<void>;
   /** Events read from the log at once. Default 256. */
@@ -37,7 +36,7 @@ export interface FollowOptions {
  * each read, and reads again after any append it heard of, always from its own cursor.
  */
 export function followEvents(log: EventLog, id: string, after: number, options: FollowOptions): Observable<LoggedEvent> {
-  const { isTerminal, ended, ready, pageSize = 256 } = options;
+  const { isTerminal, ended, over$, ready, pageSize = 256 } = options;
   return new Observable<LoggedEvent>((subscriber) => {
     let cursor = after;
     let heard = false;
@@ -53,7 +52,7 @@ export function followEvents(log: EventLog, id: string, after: number, options: 
       rouse();
     };
     if (ended instanceof Promise) void ended.then(over);
-    const watch = isObservable(ended) ? ended.subscribe(over) : undefined;
+    const watch = over$?.subscribe(over);
     const follow = async (): Promise<void> => {
       for (;;) {
         heard = false;

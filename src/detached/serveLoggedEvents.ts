@@ -1,6 +1,6 @@
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
-import { identity } from 'rxjs';
+import { identity, type Observable } from 'rxjs';
 import { startLifecycle } from '../pipeline/lifecycle.js';
 import { routeOf } from '../pipeline/requestLocals.js';
 import type { Served } from '../pipeline/served.js';
@@ -21,6 +21,8 @@ export interface FollowedLog {
   readonly isTerminal: (event: LoggedEvent) => boolean;
   /** See `FollowOptions.ended`: the run's own `ended` here, `UNTIL_TERMINAL` elsewhere, undefined when it is not in flight. */
   readonly ended?: RunEnd;
+  /** See `FollowOptions.over$`. */
+  readonly over$?: Observable<unknown>;
 }
 
 /** What serving logged events needs. */

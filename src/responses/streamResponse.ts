@@ -1,7 +1,5 @@
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
-import { tap, type Observable } from 'rxjs';
-import type { AgentEvent } from '../agent/agentEvent.js';
 import { AnswerLog } from '../detached/AnswerLog.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
 import { startLifecycle } from '../pipeline/lifecycle.js';
@@ -45,18 +43,23 @@ export async function streamResponse(
     maxOutputChars,
     key: turn.owner,
   });
-  let settled = false;
-  const unlogged = responseProtocol(draft, (response) => {
-    settled = true;
-    return save(response);
-  });
   const log = kept && new AnswerLog(context.store.events, draft.meta.id);
   const logEvent = (event: ResponseStreamEvent) => {
     const { seq, type, data } = toLoggedEvent(event, event.sequence_number);
     if (TERMINAL_RESPONSE_EVENTS.has(type)) log!.end({ seq, type, data });
     else log!.append(type, data, seq);
   };
-  const protocol = log ? { ...unlogged, encode: (events$: Observable<AgentEvent>) => unlogged.encode(events$).pipe(tap(logEvent)) } : unlogged;
+  let settled = false;
+  const protocol = responseProtocol(
+    draft,
+    async (response) => {
+      settled = true;
+      await save(response);
+      // A client that read the terminal event and retries finds the whole stream to replay.
+      await log?.stored();
+    },
+    log && logEvent,
+  );
   try {
     return await serveSse(req, res, agent.run(turn.agentRequest, lifecycle.cancellation).pipe(lifecycle.record), protocol, {
       ...context,
