@@ -145,7 +145,6 @@ async function answerFirst(first: FirstRequest, context: ChatOnceContext, answer
       log.append(ChatLogEvent.released, '');
       if (await log.stored()) await events.expire(id, RELEASED_LOG_MS).catch(report);
     }
-    // Expired records and logs go in the retention pass: chat completions may be all this server answers.
-    void context.store.enforceRetention().catch(report);
+    if (context.answers.retentionDue()) void context.store.enforceRetention().catch(report);
   }
 }

@@ -48,10 +48,12 @@ export class AnswerLog {
         });
   }
 
-  /** Appends the answer's last event: it is whole. */
+  /** Appends the answer's last event, written at once: it is whole, and somebody waits for it to be kept. */
   end(event: Omit<LoggedEvent, 'seq'> & { readonly seq?: number }): void {
     this.#whole = true;
     this.append(event.type, event.data, event.seq);
+    // The batch it joined settles with `#appended`, whose failure is kept there.
+    this.events.flush().catch(() => undefined);
   }
 
   /** Resolves, once every event appended so far is settled, to whether all of them were stored. */

@@ -49,7 +49,13 @@ export interface Lifecycle {
  *   lifecycle.finish();
  * }
  */
-export function startLifecycle({ metrics, inFlight, activeRuns, maxOutputChars = DEFAULTS.maxOutputChars, key }: LifecycleOptions): Lifecycle {
+export function startLifecycle({
+  metrics,
+  inFlight,
+  activeRuns,
+  maxOutputChars = DEFAULTS.maxOutputChars,
+  key,
+}: LifecycleOptions): Lifecycle {
   const cancellation = new Cancellation();
   let usage: Usage | undefined;
   let finished = false;

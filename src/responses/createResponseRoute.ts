@@ -54,7 +54,8 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
       const continued = held ? continueConversation(turn, held) : turn;
       if (!request.background) {
         const id = continued.draft.meta.id;
-        const kept: KeptResponse | undefined = key === undefined ? undefined : { release: () => context.store.idempotency.release(principal.id, key, id) };
+        const kept: KeptResponse | undefined =
+          key === undefined ? undefined : { release: () => context.store.idempotency.release(principal.id, key, id) };
         return await (request.stream
           ? streamResponse(req, res, continued, context, kept)
           : respondResponse(req, res, continued, context, kept));

@@ -15,6 +15,8 @@ export interface LoggedEvent {
 export interface EventLog {
   /** Stores `events` (in order, after those already stored); resolves once they are stored. */
   append(streamId: string, events: readonly LoggedEvent[]): Promise<void>;
+  /** Stores what was appended so far now, where a log batches its writes (SQLite): for an answer somebody waits on. */
+  flush(): Promise<void>;
   /** At most `limit` stored events of `streamId` after sequence number `after`, in order. */
   read(streamId: string, after: number, limit: number): Promise<LoggedEvent[]>;
   /** The last stored event of `streamId`. */

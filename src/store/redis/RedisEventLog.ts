@@ -65,6 +65,11 @@ export class RedisEventLog implements EventLog {
     });
   }
 
+  /** Nothing to do: every append is written as it is made. */
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
   read(streamId: string, after: number, limit: number): Promise<LoggedEvent[]> {
     return redisCall('read events', async () => {
       const entries = await this.redis.xRange(this.keys.events(streamId), entryId(after + 1), '+', { COUNT: limit });

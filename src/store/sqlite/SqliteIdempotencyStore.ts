@@ -34,8 +34,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.#claim = db.transaction((owner: string, key: string, record: IdempotencyRecord, ttlMs: number, pending: boolean) => {
       const now = Date.now();
       expire.run(owner, key, now, instanceId);
-      const first =
-        insert.run(owner, key, record.fingerprint, record.answer, now + ttlMs, pending ? instanceId : null).changes === 1;
+      const first = insert.run(owner, key, record.fingerprint, record.answer, now + ttlMs, pending ? instanceId : null).changes === 1;
       const { fingerprint, answer, pending_on } = this.#select.get(owner, key) as Row;
       return { fingerprint, answer, first, pending: pending_on !== null };
     });
