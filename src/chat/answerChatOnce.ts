@@ -118,7 +118,7 @@ export async function answerChatOnce(
       return undefined;
     }
     // Its client left while it waited: nobody to answer.
-    if (res.destroyed) return undefined;
+    if (res.closed || res.destroyed) return undefined;
     if (claims === MAX_CLAIMS) throw idempotencyKeyInUse('keeps ending without an answer (its client left, or its server stopped)');
   }
 }
@@ -143,6 +143,7 @@ async function answerFirst(first: FirstRequest, context: ChatOnceContext, answer
       // Given up before its followers read why: one that claims again then finds the key free.
       await idempotency.release(owner, key, id).catch(report);
       log.append(ChatLogEvent.released, '');
+      await events.flush().catch(() => undefined);
       if (await log.stored()) await events.expire(id, RELEASED_LOG_MS).catch(report);
     }
     if (context.answers.retentionDue()) void context.store.enforceRetention().catch(report);
