@@ -3,6 +3,7 @@ import type { CancellationRow } from './cancellation.js';
 import type { ConcurrencyRow } from './concurrency.js';
 import type { CpuRow } from './cpuPerRequest.js';
 import type { CrossInstanceResult } from './crossInstance.js';
+import type { IdempotencyCostRow } from './idempotencyCost.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
 import type { OverloadRow } from './overloadBurst.js';
@@ -24,6 +25,8 @@ export interface Report {
   readonly tracingCost?: readonly TracingCostRow[];
   /** Absent from results of runs before issue 24's figure. */
   readonly routingCost?: readonly RoutingCostRow[];
+  /** Absent from results of runs before issue 25's figure. */
+  readonly idempotencyCost?: readonly IdempotencyCostRow[];
   readonly concurrency: readonly ConcurrencyRow[];
   readonly soak: SoakResult;
   /** Absent from results of runs before issue 14's figure. */

@@ -15,6 +15,7 @@ export function noopMetrics(): Metrics {
     inFlightStreams: NOOP,
     keyRequests: NOOP,
     keyInFlight: NOOP,
+    keyTokens: NOOP,
     inFlightRuns: NOOP,
     requests: NOOP,
     timeToFirstByte: NOOP,

@@ -10,6 +10,7 @@ import type { CrossInstancePlan, CrossInstanceResult, CrossInstanceRow } from '.
 import type { OverloadPlan } from './overloadBurst.js';
 import { RECOMMENDED_LIMIT_MS } from './overloadPlan.js';
 import { overloadSection } from './overloadSection.js';
+import { idempotencySection } from './idempotencySection.js';
 import { routingSection } from './routingSection.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { SoakResult } from './leakSoak.js';
@@ -396,7 +397,7 @@ export function renderReport(report: Report): string {
     '- **bare**: a `node:http` relay that parses the upstream SSE with eventsource-parser, re-serialises each frame and writes it; nothing else (`bench/bareRelay.ts`).',
     '- **better-sse**: the same relay pushing each frame with better-sse `session.push` (which adds `event:` and `id:` lines) (`bench/betterSseRelay.ts`).',
     '',
-    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `npm run -s bench:concurrency > rows.json` to run figure 4 alone at its full size (its rows as JSON), `npx tsx bench/tracingAlone.ts 1000` to run the tracing figure alone (its rows as JSON), `npm run -s bench:routing 500` to run the routing figure alone (its rows as JSON), `npm run -s bench:overload` and `npm run -s bench:cpu` (`BENCH_CPU_REQUESTS` requests a round, default 1,600) to run figures 7 and 8 alone, `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process, `RXGATE_BENCH_REDIS_URL` for the Redis of figure 6, default `redis://127.0.0.1:6379/0`).',
+    'To reproduce: `npm ci && npm run bench` (several minutes; `npm run bench -- --quick` or `BENCH_QUICK=1` for a smoke run under a minute, `BENCH_STREAMS=1000,5000` and `BENCH_SOAK=20000` to change the sizes of figures 4 and 5, `npm run -s bench:concurrency > rows.json` to run figure 4 alone at its full size (its rows as JSON), `npx tsx bench/tracingAlone.ts 1000` to run the tracing figure alone (its rows as JSON), `npm run -s bench:routing 500` to run the routing figure alone (its rows as JSON), `npx tsx bench/idempotencyAlone.ts 500` to run the Idempotency-Key figure alone (its rows as JSON), `npm run -s bench:overload` and `npm run -s bench:cpu` (`BENCH_CPU_REQUESTS` requests a round, default 1,600) to run figures 7 and 8 alone, `BENCH_RENDER_ONLY=1` to re-render this file from `bench/results.json`, `BENCH_CPU_PROF=dir` to write a CPU profile of each gateway process, `RXGATE_BENCH_REDIS_URL` for the Redis of figure 6, default `redis://127.0.0.1:6379/0`).',
     '',
     `Plan of this run: \`${JSON.stringify(report.plan)}\``,
     '',
@@ -419,6 +420,7 @@ export function renderReport(report: Report): string {
     '',
     ...(report.tracingCost ? [tracingSection(report.tracingCost), ''] : []),
     ...(report.routingCost ? [routingSection(report.routingCost), ''] : []),
+    ...(report.idempotencyCost ? [idempotencySection(report.idempotencyCost), ''] : []),
     concurrencySection(report.concurrency, report.plan.concurrency as ConcurrencyFigurePlan, report),
     '',
     soakSection(report.soak),

@@ -17,6 +17,7 @@ import type { Report } from './Report.js';
 import { renderReport } from './renderReport.js';
 import { overloadPlan } from './overloadPlan.js';
 import { measureOverload } from './overloadBurst.js';
+import { measureIdempotencyCost } from './idempotencyCost.js';
 import { measureRoutingCost } from './routingCost.js';
 import { measureThroughput } from './throughput.js';
 import { measureTracingCost } from './tracingCost.js';
@@ -30,6 +31,7 @@ const plan = {
   cancellation: quick ? { trials: 10, warmup: 3 } : { trials: 300, warmup: 20 },
   tracing: quick ? { rounds: 20, warmup: 5 } : { rounds: 1_000, warmup: 100 },
   routing: quick ? { rounds: 20, warmup: 5 } : { rounds: 500, warmup: 50 },
+  idempotency: quick ? { rounds: 20, warmup: 5 } : { rounds: 500, warmup: 50 },
   concurrency: concurrencyPlan(quick),
   soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
   crossInstance: {
@@ -79,6 +81,8 @@ async function measureAll(): Promise<Report> {
   const tracingCost = await measureTracingCost(client, upstream, plan.tracing);
   log(`3/7 routes file of two targets, and failover ${JSON.stringify(plan.routing)}`);
   const routingCost = await measureRoutingCost(client, upstream, plan.routing);
+  log(`3/7 Idempotency-Key on chat completions ${JSON.stringify(plan.idempotency)}`);
+  const idempotencyCost = await measureIdempotencyCost(client, upstream, plan.idempotency);
   await client.close();
 
   log(`3/7 CPU per request (figure 8) ${JSON.stringify(plan.cpu)}`);
@@ -122,6 +126,7 @@ async function measureAll(): Promise<Report> {
     cancellation,
     tracingCost,
     routingCost,
+    idempotencyCost,
     concurrency,
     soak,
     crossInstance,

@@ -265,7 +265,7 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     return envelope(await post(`${url}/v1/runs`, { input: 'other' }, { 'Idempotency-Key': 'k1' }));
   },
   unsupported_idempotency_key: async () =>
-    envelope(await post(`${(await open()).url}/v1/chat/completions`, { messages: USER }, { 'Idempotency-Key': 'k1' })),
+    envelope(await post(`${(await open()).url}/v1/responses`, { input: 'hi', store: false }, { 'Idempotency-Key': 'k1' })),
   idempotency_key_in_use: async () => {
     // The first request claims the key, then fails before its response is stored: the key stays claimed.
     const store = new SqliteStore({ dataDir: ':memory:' });

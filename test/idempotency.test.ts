@@ -2,6 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { InterruptReason } from '../src/agent/interruptReason.js';
+import { UpstreamError } from '../src/errors/UpstreamError.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../src/store/Store.js';
 import { sharedRedisStores } from './support/redisTest.js';
@@ -141,14 +143,18 @@ describe('Idempotency-Key on POST /v1/responses', () => {
     expect(agent.runs).toHaveLength(2);
   });
 
-  it('replays a response that failed as its stored failed object, not as the HTTP error first answered', async () => {
-    const agent = new ScriptedAgent([{ fail: new Error('upstream broke') }]);
+  it('replays a response that failed with the HTTP error first answered: status, headers and body', async () => {
+    const agent = new ScriptedAgent([{ fail: new UpstreamError('first_token_timeout', 'sent no token in time') }]);
     const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
-    const first = await createResponse(url, 'team-a', { input: 'hi' }, 'failing');
-    expect(first.status).toBeGreaterThanOrEqual(500);
-    const again = await createResponse(url, 'team-a', { input: 'hi' }, 'failing');
-    expect([again.status, again.headers.get('idempotency-replayed')]).toEqual([200, 'true']);
-    expect(await again.json()).toMatchObject({ status: 'failed', error: { code: expect.any(String) as unknown } });
+    const answered = async (response: Response) => ({
+      status: response.status,
+      replayed: response.headers.get('idempotency-replayed'),
+      body: (await response.json()) as unknown,
+    });
+    const first = await answered(await createResponse(url, 'team-a', { input: 'hi' }, 'failing'));
+    expect(first).toMatchObject({ status: 504, replayed: null, body: { error: { code: 'upstream_first_token_timeout' } } });
+    const again = await answered(await createResponse(url, 'team-a', { input: 'hi' }, 'failing'));
+    expect(again).toEqual({ ...first, replayed: 'true' });
     expect(agent.runs).toHaveLength(1);
   });
 
@@ -176,20 +182,59 @@ describe('Idempotency-Key on POST /v1/responses', () => {
     expect(agent.runs).toHaveLength(1);
   });
 
-  it('refuses the header, naming it, where nothing is kept to replay: store: false and a foreground stream', async () => {
+  it('refuses the header, naming it, where nothing is kept to replay: store: false', async () => {
     const agent = new ScriptedAgent([say('ok'), finish()]);
     const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
-    for (const input of [
-      { input: 'hi', store: false },
-      { input: 'hi', stream: true },
-    ]) {
-      const refused = await answerOf(await createResponse(url, 'team-a', input, 'unkept'));
-      expect(refused, JSON.stringify(input)).toMatchObject({
-        status: 400,
-        body: { error: { code: 'unsupported_idempotency_key', param: 'Idempotency-Key' } },
-      });
-    }
+    const refused = await answerOf(await createResponse(url, 'team-a', { input: 'hi', store: false }, 'unkept'));
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'unsupported_idempotency_key', param: 'Idempotency-Key' } } });
     expect(agent.runs).toHaveLength(0);
+  });
+
+  it('replays a foreground stream from its first event while it runs, then live, and whole once it ended, with no second run', async () => {
+    const agent = new ScriptedAgent([say('one '), say('two ', 20), say('three', 20), finish()]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const request = { input: 'hi', stream: true };
+    const firstEvents = sseEvents((await createResponse(url, 'team-a', request, 'foreground')).body!);
+    const created = (await firstEvents.next()).value as SseEvent;
+    expect(created).toMatchObject({ event: 'response.created' });
+    const live = await createResponse(url, 'team-a', request, 'foreground');
+    const original = await streamedOf(firstEvents);
+    const replayed = await streamedOf(sseEvents(live.body!));
+    expect(live.headers.get('idempotency-replayed')).toBe('true');
+    expect(replayed.text).toBe('one two three');
+    expect(original.text).toBe(replayed.text);
+    expect(replayed.types).toEqual(['response.created', ...original.types]);
+    const after = await streamedOf(sseEvents((await createResponse(url, 'team-a', request, 'foreground')).body!));
+    expect(after).toEqual(replayed);
+    expect(agent.runs).toHaveLength(1);
+  });
+
+  it('gives the key up when the client of a foreground stream leaves: its followers see it incomplete, a retry runs anew', async () => {
+    const agent = new ScriptedAgent([say('partial '), { silent: true }]);
+    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
+    const request = { input: 'hi', stream: true };
+    const leaving = new AbortController();
+    const first = await fetch(`${url}/v1/responses`, {
+      method: 'POST',
+      headers: { ...as('team-a'), 'Idempotency-Key': 'left' },
+      body: JSON.stringify({ model: 'rxgate-agent', ...request }),
+      signal: leaving.signal,
+    });
+    const firstEvents = sseEvents(first.body!);
+    while (((await firstEvents.next()).value as SseEvent).event !== 'response.output_text.delta');
+    const followed = sseEvents((await createResponse(url, 'team-a', request, 'left')).body!);
+    while (((await followed.next()).value as SseEvent).event !== 'response.output_text.delta');
+    leaving.abort();
+    expect((await agent.runs[0]!.interrupted).reason).toBe(InterruptReason.clientDisconnected);
+    const ending = await streamedOf(followed);
+    expect(ending.types.at(-1)).toBe('response.incomplete');
+
+    const retry = await createResponse(url, 'team-a', request, 'left');
+    expect(retry.headers.get('idempotency-replayed')).toBeNull();
+    const retried = sseEvents(retry.body!);
+    while (((await retried.next()).value as SseEvent).event !== 'response.output_text.delta');
+    expect(agent.runs).toHaveLength(2);
+    await retried.return(undefined);
   });
 
   it('replays a background stream from its first event, then live, with the same text and no second run', async () => {
@@ -237,24 +282,5 @@ describe('Idempotency-Key on POST /v1/responses', () => {
     expect(elsewhere.headers.get('idempotency-replayed')).toBe('true');
     expect(await elsewhere.json()).toEqual(first);
     expect(agent.runs).toHaveLength(1);
-  });
-});
-
-describe('Idempotency-Key on POST /v1/chat/completions', () => {
-  it('is a 400 naming the header, streaming or not, and runs nothing', async () => {
-    const agent = new ScriptedAgent([say('ok'), finish()]);
-    const { url } = await start(agent, new SqliteStore({ dataDir: ':memory:' }));
-    for (const stream of [false, true]) {
-      const response = await fetch(`${url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { ...as('team-a'), 'Idempotency-Key': 'chat-1' },
-        body: JSON.stringify({ model: 'rxgate-agent', stream, messages: [{ role: 'user', content: 'hi' }] }),
-      });
-      expect(await answerOf(response), `stream: ${stream}`).toMatchObject({
-        status: 400,
-        body: { error: { code: 'unsupported_idempotency_key', param: 'Idempotency-Key' } },
-      });
-    }
-    expect(agent.runs).toHaveLength(0);
   });
 });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisKeyLimits } from '../src/store/redis/RedisKeyLimits.js';
 import { sharedRedisStores } from './support/redisTest.js';
-import { ScriptedAgent } from './support/scriptedAgent.js';
+import { sampleOf } from './support/metricSamples.js';
+import { finish, say, ScriptedAgent, usage } from './support/scriptedAgent.js';
 import { startApp, type TestApp } from './support/startApp.js';
 import { as, entryOf, teamKeys } from './support/teamKeys.js';
 
@@ -57,6 +58,33 @@ describe("a key's policy", () => {
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(await errorOf(refused)).toBe('rate_limit_exceeded');
     expect((await fetch(`${url}/v1/models`, { headers: as('team-a') })).status).toBe(200);
+  });
+
+  it('rpm: counts and limits /api requests with /v1 ones, in one window', async () => {
+    const url = await start();
+    for (const path of ['/v1/models', '/api/jobs', '/v1/models'])
+      expect((await fetch(`${url}${path}`, { headers: as('slow') })).status).toBe(200);
+    const refused = await fetch(`${url}/api/jobs`, { headers: as('slow') });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await errorOf(refused)).toBe('rate_limit_exceeded');
+    expect((await fetch(`${url}/api/jobs`, { headers: as('team-a') })).status).toBe(200);
+  });
+
+  it('metrics: counts the tokens of each key, in and out, for chat completions, responses and detached runs', async () => {
+    const app = await startApp(new ScriptedAgent([say('ok'), usage(7, 3), finish()]), {}, { keys: () => keys });
+    apps.push(app);
+    const { url } = app;
+    const messages = [{ role: 'user', content: 'hi' }];
+    expect((await post(`${url}/v1/chat/completions`, 'team-a', { messages })).status).toBe(200);
+    expect((await post(`${url}/v1/responses`, 'team-a', { input: 'hi', model: 'rxgate-agent' })).status).toBe(200);
+    expect((await post(`${url}/v1/runs`, 'team-b', { input: 'hi' })).status).toBe(202);
+    const tokens = async (key: string, direction: string) =>
+      sampleOf(await (await fetch(`${url}/metrics`, { headers: as('ops') })).text(), 'rxgate_key_tokens_total', { key, direction });
+    await expect.poll(() => tokens('team-b', 'in')).toBe(7);
+    expect(await tokens('team-b', 'out')).toBe(3);
+    expect([await tokens('team-a', 'in'), await tokens('team-a', 'out')]).toEqual([14, 6]);
+    expect(await tokens('ops', 'in')).toBeUndefined();
   });
 
   it('maxStreams: a detached run holds its slot until it ends; the next is 429 with Retry-After until then', async () => {

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../src/errors/StoreError.js';
 import { LOCK_FILE } from '../src/store/sqlite/lockDataDir.js';
+import { enforceRetention } from '../src/store/sqlite/enforceRetention.js';
 import { DATABASE_FILE } from '../src/store/sqlite/openDatabase.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import { describeStoreContract } from './support/storeContract.js';
@@ -67,6 +68,46 @@ describe('the SQLite store', () => {
     await store.events.append('run_1', [event(1)]);
     expect(await store.checkWritable()).toBeUndefined();
     await store.close();
+  });
+
+  it('takes the Idempotency-Key of a record a process that died left pending', async () => {
+    const dataDir = newDataDir();
+    const dead = new SqliteStore({ dataDir });
+    const record = (answer: string) => ({ fingerprint: 'f', answer });
+    await dead.idempotency.claim('team', 'pending', record('a'), 60_000, { pending: true });
+    await dead.idempotency.claim('team', 'settled', record('a'), 60_000);
+    await dead.close();
+    const next = new SqliteStore({ dataDir });
+    expect(await next.idempotency.claim('team', 'pending', record('b'), 60_000, { pending: true })).toMatchObject({
+      answer: 'b',
+      first: true,
+    });
+    expect(await next.idempotency.claim('team', 'settled', record('b'), 60_000)).toMatchObject({ answer: 'a', first: false });
+    await next.close();
+  });
+
+  it('purges expired Idempotency-Key records and the event logs whose time is up in the retention pass', async () => {
+    const dataDir = newDataDir();
+    const store = new SqliteStore({ dataDir });
+    const record = (answer: string) => ({ fingerprint: 'f', answer });
+    await store.idempotency.claim('team', 'brief', record('chatcmpl-brief'), 1_000);
+    await store.idempotency.claim('team', 'lasting', record('chatcmpl-lasting'), 3_600_000);
+    for (const [id, keepMs] of [
+      ['chatcmpl-brief', 1_000],
+      ['chatcmpl-lasting', 3_600_000],
+    ] as const) {
+      await store.events.append(id, [event(0)]);
+      await store.events.expire(id, keepMs);
+    }
+    await store.close();
+
+    // A pass a minute later, on the file itself: the time passes without the test waiting for it.
+    const db = new Database(join(dataDir, DATABASE_FILE));
+    enforceRetention(db, { maxItems: 100, maxAgeMs: 86_400_000 }, Date.now() + 60_000);
+    expect(db.prepare('SELECT key FROM idempotency').pluck().all()).toEqual(['lasting']);
+    expect(db.prepare('SELECT DISTINCT stream_id FROM events').pluck().all()).toEqual(['chatcmpl-lasting']);
+    expect(db.prepare('SELECT stream_id FROM event_expiry').pluck().all()).toEqual(['chatcmpl-lasting']);
+    db.close();
   });
 
   it('locks its data directory: a second store there is refused, naming the directory and the holder', async () => {

@@ -1,5 +1,6 @@
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
-import { asyncScheduler, type MonoTypeOperatorFunction } from 'rxjs';
+import type { Request, Response } from 'express';
+import { asyncScheduler, identity, type MonoTypeOperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import { startLifecycle } from '../pipeline/lifecycle.js';
 import { applyOperators } from '../pipeline/applyOperators.js';
@@ -9,18 +10,24 @@ import { serveSse } from '../pipeline/serveSse.js';
 import type { ServingContext } from '../pipeline/servingContext.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import type { Served } from '../pipeline/served.js';
-import { upstreamHeader } from '../pipeline/upstreamHeader.js';
-import type { ChatCompletionChunk } from './chatCompletionChunk.js';
+import { UPSTREAM_HEADER, upstreamHeader } from '../pipeline/upstreamHeader.js';
+import type { AnswerLog } from '../detached/AnswerLog.js';
+import type { JsonAnswer } from '../pipeline/jsonAnswer.js';
+import { readIdempotencyKey } from '../pipeline/readIdempotencyKey.js';
+import type { SseProtocol } from '../pipeline/sseProtocol.js';
+import { answerChatOnce, type ChatOnceContext } from './answerChatOnce.js';
+import { ChatLogEvent } from './chatLog.js';
+import { keepFrames } from './keepFrames.js';
+import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';
 import { chatProtocol } from './chatProtocol.js';
-import { parseChatCompletionRequest } from './chatCompletionRequest.js';
-import { refuseIdempotencyKey } from './refuseIdempotencyKey.js';
+import { parseChatCompletionRequest, type ChatCompletionRequest } from './chatCompletionRequest.js';
 import { checkToolResults } from './checkToolResults.js';
 import { checkToolUse } from './checkToolUse.js';
 import { createChatCompletionMeta } from './createChatCompletionMeta.js';
 import type { PipelineOperators } from './pipelineOperators.js';
 import { toChatCompletion } from './toChatCompletion.js';
 
-export interface ChatCompletionsContext extends ServingContext {
+export interface ChatCompletionsContext extends ServingContext, ChatOnceContext {
   /** User operators for every chat completion; each factory is called once per request. */
   readonly operators: PipelineOperators;
 }
@@ -30,53 +37,113 @@ const PARAMS = { toolName: (index: number) => `tools[${index}].function.name`, t
 /**
  * `POST /v1/chat/completions`, streaming or not. The client's tools, `tool_choice`,
  * `parallel_tool_calls` and model options go to the agent with the conversation; a request whose
- * tools or tool results cannot work is refused before the run starts.
+ * tools or tool results cannot work is refused before the run starts (and before any
+ * `Idempotency-Key` is looked at: such a request is not kept). With an `Idempotency-Key`, once
+ * per key owner: see `answerChatOnce`.
  */
 export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHandler {
-  const { agent, activeRuns, metrics, maxOutputChars } = context;
+  const { agent } = context;
   // Promise callbacks, not an async function: one suspended at its await was held by every open stream for its life.
   return (req, res) => {
     const request = parseChatCompletionRequest(req.body);
-    refuseIdempotencyKey(req);
     checkToolUse({ serverToolNames: agent.serverToolNames ?? [], ...request }, PARAMS);
     checkToolResults(request.messages, (index) => `messages[${index}].tool_call_id`);
-    const locals = localsOf(res);
-    const { requestId } = locals;
-    const model = request.model ?? context.defaultModel;
-    const lifecycle = startLifecycle({ metrics, inFlight: inFlightStreams(metrics, routeOf(req)), activeRuns, maxOutputChars });
-    const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
-    const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
-    const { messages, clientTools, toolChoice, parallelToolCalls, options } = request;
-    const run$ = agent
-      .run(
-        {
-          messages,
-          model,
-          requestId,
-          clientTools,
-          toolChoice,
-          parallelToolCalls,
-          options,
-          attemptObserver: upstreamHeader(res),
-          trace: locals.trace,
-        },
-        lifecycle.cancellation,
-      )
-      .pipe(lifecycle.record);
-    const meta = createChatCompletionMeta(model, request.includeUsage, request.includeToolProgress);
-    let served: Promise<Served>;
-    try {
-      if (!request.stream) {
-        served = serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger: locals.logger });
-      } else {
-        const chunks: MonoTypeOperatorFunction<ChatCompletionChunk> = applyOperators(context.operators.chunks, operatorContext);
-        const { keepaliveMs, maxBufferedBytes } = context;
-        served = serveSse(req, res, run$, chatProtocol(meta), { lifecycle, metrics, keepaliveMs, maxBufferedBytes, events, chunks });
-      }
-    } catch (error) {
-      lifecycle.finish();
-      throw error;
+    const key = readIdempotencyKey(req);
+    const meta = createChatCompletionMeta(request.model ?? context.defaultModel, request.includeUsage, request.includeToolProgress);
+    if (key === undefined) return serveChat(req, res, request, meta, context);
+    return answerChatOnce(req, res, { key, id: meta.id, stream: request.stream }, context, (log, keep) =>
+      serveChat(req, res, request, meta, context, { log, keep }),
+    );
+  };
+}
+
+/** Where the first answer under an `Idempotency-Key` goes: see `FirstAnswer`. */
+interface KeptAnswer {
+  readonly log: AnswerLog;
+  keep(): Promise<boolean>;
+}
+
+/** Runs the agent on `request` and serves its answer, as JSON or SSE; with `kept`, writing the answer there as well. */
+function serveChat(
+  req: Request,
+  res: Response,
+  request: ChatCompletionRequest,
+  meta: ChatCompletionMeta,
+  context: ChatCompletionsContext,
+  kept?: KeptAnswer,
+): Promise<Served> {
+  const { agent, activeRuns, metrics, maxOutputChars } = context;
+  const locals = localsOf(res);
+  const { requestId } = locals;
+  const { model } = meta;
+  const lifecycle = startLifecycle({
+    metrics,
+    inFlight: inFlightStreams(metrics, routeOf(req)),
+    activeRuns,
+    maxOutputChars,
+    key: locals.principal.id,
+  });
+  const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
+  const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
+  const { messages, clientTools, toolChoice, parallelToolCalls, options } = request;
+  const run$ = agent
+    .run(
+      {
+        messages,
+        model,
+        requestId,
+        clientTools,
+        toolChoice,
+        parallelToolCalls,
+        options,
+        attemptObserver: upstreamHeader(res),
+        trace: locals.trace,
+      },
+      lifecycle.cancellation,
+    )
+    .pipe(lifecycle.record);
+  let served: Promise<Served>;
+  try {
+    if (!request.stream) {
+      const beforeAnswer = kept
+        ? async (answer: JsonAnswer) => {
+            const upstream = res.getHeader(UPSTREAM_HEADER);
+            const headers = typeof upstream === 'string' ? { ...answer.headers, [UPSTREAM_HEADER]: upstream } : answer.headers;
+            kept.log.end({ type: ChatLogEvent.answer, data: JSON.stringify({ ...answer, headers }) });
+            await kept.keep();
+          }
+        : undefined;
+      served = serveJson(res, run$.pipe(events, toChatCompletion(meta)), { lifecycle, metrics, logger: locals.logger, beforeAnswer });
+    } else {
+      const chunks: MonoTypeOperatorFunction<ChatCompletionChunk> = applyOperators(context.operators.chunks, operatorContext);
+      const protocol = chatProtocol(meta);
+      const { keepaliveMs, maxBufferedBytes } = context;
+      served = serveSse(req, res, run$, kept ? logFrames(protocol, kept) : protocol, {
+        lifecycle,
+        metrics,
+        keepaliveMs,
+        maxBufferedBytes,
+        events,
+        chunks,
+      });
     }
-    return served.finally(() => lifecycle.finish());
+  } catch (error) {
+    lifecycle.finish();
+    throw error;
+  }
+  return served.finally(() => lifecycle.finish());
+}
+
+/** `protocol` with every frame it makes also appended to the kept answer's log, its end sent once all of it is kept. */
+function logFrames<In, Out>(protocol: SseProtocol<In, Out>, { log, keep }: KeptAnswer): SseProtocol<In, Out> {
+  return {
+    ...protocol,
+    end: keepFrames(protocol.end ?? identity, {
+      frame: (frame) => log.append(ChatLogEvent.frame, frame),
+      whole: () => {
+        log.end({ type: ChatLogEvent.end, data: '' });
+        return keep();
+      },
+    }),
   };
 }

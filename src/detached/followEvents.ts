@@ -16,6 +16,8 @@ export interface FollowOptions {
   readonly isTerminal: (event: LoggedEvent) => boolean;
   /** Resolves once the run has ended and its log is complete; `UNTIL_TERMINAL` when it runs elsewhere; undefined when it is not in flight. */
   readonly ended?: RunEnd;
+  /** Emits, like `ended` resolving, once a run that runs elsewhere is found over (its instance died): subscribed while the follower follows. */
+  readonly over$?: Observable<unknown>;
   /** Resolves when the subscriber may take another page (its client has drained what it was sent). */
   readonly ready: () => Promise<void>;
   /** Events read from the log at once. Default 256. */
@@ -34,7 +36,7 @@ export interface FollowOptions {
  * each read, and reads again after any append it heard of, always from its own cursor.
  */
 export function followEvents(log: EventLog, id: string, after: number, options: FollowOptions): Observable<LoggedEvent> {
-  const { isTerminal, ended, ready, pageSize = 256 } = options;
+  const { isTerminal, ended, over$, ready, pageSize = 256 } = options;
   return new Observable<LoggedEvent>((subscriber) => {
     let cursor = after;
     let heard = false;
@@ -45,11 +47,12 @@ export function followEvents(log: EventLog, id: string, after: number, options: 
     };
     const hints = log.appended$(id).subscribe(rouse);
     let runOver = ended === undefined;
-    if (ended instanceof Promise)
-      void ended.then(() => {
-        runOver = true;
-        rouse();
-      });
+    const over = () => {
+      runOver = true;
+      rouse();
+    };
+    if (ended instanceof Promise) void ended.then(over);
+    const watch = over$?.subscribe(over);
     const follow = async (): Promise<void> => {
       for (;;) {
         heard = false;
@@ -77,6 +80,7 @@ export function followEvents(log: EventLog, id: string, after: number, options: 
     follow().catch((error: unknown) => subscriber.error(error));
     return () => {
       hints.unsubscribe();
+      watch?.unsubscribe();
       wake?.();
     };
   });

@@ -1,6 +1,6 @@
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
-import { identity } from 'rxjs';
+import { identity, type Observable } from 'rxjs';
 import { startLifecycle } from '../pipeline/lifecycle.js';
 import { routeOf } from '../pipeline/requestLocals.js';
 import type { Served } from '../pipeline/served.js';
@@ -21,7 +21,12 @@ export interface FollowedLog {
   readonly isTerminal: (event: LoggedEvent) => boolean;
   /** See `FollowOptions.ended`: the run's own `ended` here, `UNTIL_TERMINAL` elsewhere, undefined when it is not in flight. */
   readonly ended?: RunEnd;
+  /** See `FollowOptions.over$`. */
+  readonly over$?: Observable<unknown>;
 }
+
+/** What serving logged events needs. */
+export type LoggedEventsContext = Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'> & DetachedContext;
 
 const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = {
   encode: identity,
@@ -35,19 +40,21 @@ const LOGGED_EVENTS: SseProtocol<LoggedEvent, LoggedEvent> = {
  * with keepalives and the slow-client bound: the backlog is read a page at a time, each once the
  * client has drained the last. The subscriber's lifecycle is its own, not the run's: a subscriber
  * that leaves, or is cut off, ends only its own stream. At most `RXGATE_MAX_FOLLOWERS_PER_RUN`
- * subscribers follow one log at once (429 `too_many_followers`).
+ * subscribers follow one log at once (429 `too_many_followers`). `protocol` frames them; by default
+ * as `event: <type>`, `id: <seq>` and the event's JSON.
  */
 export async function serveLoggedEvents(
   req: Request,
   res: Response,
   log: FollowedLog,
-  context: Omit<ServingContext, 'agent' | 'activeRuns' | 'defaultModel'> & DetachedContext,
+  context: LoggedEventsContext,
+  protocol: SseProtocol<LoggedEvent, LoggedEvent> = LOGGED_EVENTS,
 ): Promise<Served> {
   const leave = context.followers.enter(log.id);
   const lifecycle = startLifecycle({ metrics: context.metrics, inFlight: inFlightStreams(context.metrics, routeOf(req)) });
   try {
     const events$ = followEvents(context.store.events, log.id, log.after, { ...log, ready: () => drained(res) });
-    return await serveSse(req, res, events$, LOGGED_EVENTS, { ...context, lifecycle });
+    return await serveSse(req, res, events$, protocol, { ...context, lifecycle });
   } finally {
     lifecycle.finish();
     leave();

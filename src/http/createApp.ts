@@ -6,6 +6,7 @@ import { chatCompletionsRoute } from '../chat/chatCompletionsRoute.js';
 import type { PipelineOperators } from '../chat/pipelineOperators.js';
 import { DEFAULTS, type Config } from '../config.js';
 import { DetachedRuns } from '../detached/DetachedRuns.js';
+import { AnswersInFlight } from '../detached/AnswersInFlight.js';
 import { Followers } from '../detached/Followers.js';
 import { RequestError } from '../errors/RequestError.js';
 import { JobScheduler } from '../jobs/JobScheduler.js';
@@ -237,6 +238,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     openConversation: createConversationOpener(store.conversations, maxConversationBytes),
     approvalTimeoutMs: config.approvalTimeoutMs ?? DEFAULTS.approvalTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
+    answers: new AnswersInFlight(),
   };
   const jobScheduler = new JobScheduler(stored, {
     graceMs: config.jobsGraceMs ?? DEFAULTS.jobsGraceMs,
@@ -272,13 +274,15 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.use(guard);
   // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
   v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
-  if (keys) v1.use(enforceKeyPolicy(options.keyLimits ?? new LocalKeyLimits(), metrics, config.modelId));
+  // One policy for /v1 and /api: a key's rpm counts its requests to both.
+  const keyPolicy = keys ? enforceKeyPolicy(options.keyLimits ?? new LocalKeyLimits(), metrics, config.modelId) : undefined;
+  if (keyPolicy) v1.use(keyPolicy);
   const startedAt = Date.now();
   const models = advertisedModels(agent, config.modelId);
   const knownModel = requireKnownModel(models);
   v1.get('/models', mount(modelsRoute(models, startedAt)));
   v1.get('/models/*id', mount(retrieveModelRoute(models, startedAt)));
-  v1.post('/chat/completions', knownModel, mount(chatCompletionsRoute({ ...serving, operators })));
+  v1.post('/chat/completions', knownModel, mount(chatCompletionsRoute({ ...stored, operators })));
   v1.post('/responses', knownModel, mount(createResponseRoute(stored)));
   v1.get('/responses/:id', mount(retrieveResponseRoute(stored)));
   v1.get('/responses/:id/input_items', mount(inputItemsRoute(stored)));
@@ -304,6 +308,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const api = express.Router();
   api.use(guard);
   api.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
+  if (keyPolicy) api.use(keyPolicy);
   api.get('/jobs', mount(listJobsRoute(jobs)));
   api.post('/jobs', mount(createJobRoute(jobs)));
   api.get('/jobs/:id', mount(retrieveJobRoute(jobs)));

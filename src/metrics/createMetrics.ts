@@ -28,6 +28,12 @@ export function createMetrics() {
       labelNames: ['key'] as const,
       registers,
     }),
+    keyTokens: new Counter({
+      name: 'rxgate_key_tokens_total',
+      help: 'Tokens reported by the upstream for the runs of each key id, by direction.',
+      labelNames: ['key', 'direction'] as const,
+      registers,
+    }),
     inFlightRuns: new Gauge({ name: 'rxgate_in_flight_runs', help: 'Background runs in progress.', registers }),
     requests: new Counter({
       name: 'rxgate_requests_total',

@@ -15,6 +15,8 @@ export interface LifecycleOptions {
   readonly activeRuns?: ActiveRuns;
   /** Characters of text and reasoning `record` lets one answer have (`RXGATE_MAX_OUTPUT_CHARS`). Default: that setting's default. */
   readonly maxOutputChars?: number;
+  /** The key id (principal id) its tokens are counted for in `rxgate_key_tokens_total`. Default: counted for no key. */
+  readonly key?: string;
 }
 
 /** One request's or one detached run's life: started, counted, recorded, finished once. */
@@ -47,13 +49,19 @@ export interface Lifecycle {
  *   lifecycle.finish();
  * }
  */
-export function startLifecycle({ metrics, inFlight, activeRuns, maxOutputChars = DEFAULTS.maxOutputChars }: LifecycleOptions): Lifecycle {
+export function startLifecycle({
+  metrics,
+  inFlight,
+  activeRuns,
+  maxOutputChars = DEFAULTS.maxOutputChars,
+  key,
+}: LifecycleOptions): Lifecycle {
   const cancellation = new Cancellation();
   let usage: Usage | undefined;
   let finished = false;
   // One cap for every API, so that an upstream that never stops cannot grow an answer without bound.
   const capOutput = maxOutput({ maxChars: maxOutputChars, cancellation, includeReasoning: true });
-  const recordMetrics = recordRunMetrics(metrics, (usageSoFar) => (usage = usageSoFar));
+  const recordMetrics = recordRunMetrics(metrics, (usageSoFar) => (usage = usageSoFar), key);
   const record: MonoTypeOperatorFunction<AgentEvent> = (events$) => events$.pipe(capOutput, recordMetrics);
   const registration = activeRuns?.add(cancellation);
   inFlight.inc();

@@ -47,3 +47,13 @@ export const idempotencyKeyMismatch = (): RequestError =>
     'Idempotency-Key',
     'idempotency_key_mismatch',
   );
+
+/** 409 `idempotency_key_in_use`: the first request under the key has no answer to replay, `why`; a retry may. */
+export const idempotencyKeyInUse = (why: string): RequestError =>
+  new RequestError(
+    409,
+    `the first request with this Idempotency-Key ${why}; retry`,
+    'invalid_request_error',
+    'Idempotency-Key',
+    'idempotency_key_in_use',
+  );

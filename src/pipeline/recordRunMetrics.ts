@@ -5,7 +5,7 @@ import { UpstreamError } from '../errors/UpstreamError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 
 /**
- * Records a run's time to first token, its tokens and, when it fails upstream, the kind of
+ * Records a run's time to first token, its tokens (also for `key`, a key id, when given) and, when it fails upstream, the kind of
  * failure; keeps its usage so far for the log line of a run that ends early. Does not change
  * the stream. Every route that runs an agent applies it, so no route counts these itself.
  *
@@ -17,6 +17,7 @@ import type { Metrics } from '../metrics/createMetrics.js';
 export function recordRunMetrics(
   metrics: Metrics,
   onUsage: (usageSoFar: Usage) => void = () => undefined,
+  key?: string,
 ): MonoTypeOperatorFunction<AgentEvent> {
   return (events$) =>
     new Observable<AgentEvent>((subscriber) => {
@@ -33,6 +34,10 @@ export function recordRunMetrics(
             usage = sumUsage(usage, event.usage);
             metrics.tokens.inc({ direction: 'in' }, event.usage.inputTokens);
             metrics.tokens.inc({ direction: 'out' }, event.usage.outputTokens);
+            if (key !== undefined) {
+              metrics.keyTokens.inc({ key, direction: 'in' }, event.usage.inputTokens);
+              metrics.keyTokens.inc({ key, direction: 'out' }, event.usage.outputTokens);
+            }
             onUsage(usage);
           }
           subscriber.next(event);

@@ -5,6 +5,7 @@ import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { assertReplayable } from './assertReplayable.js';
 import { assertResponseOwner } from './assertResponseOwner.js';
+import type { KeptResponse } from './keptResponse.js';
 import { continueConversation } from './continueConversation.js';
 import { followedResponse } from './followedResponse.js';
 import { respondResponse } from './respondResponse.js';
@@ -19,13 +20,15 @@ import { streamResponse } from './streamResponse.js';
  * `POST /v1/responses`: streaming or not, in the foreground or in the background; with
  * `conversation`, continuing it (held until the response settles) and appended to. With an
  * `Idempotency-Key` its owner used before for the same request, the response that request
- * created, replayed (`Idempotency-Replayed: true`); used for another request, 422.
+ * created, replayed (`Idempotency-Replayed: true`); used for another request, 422. A foreground
+ * response whose client left before its answer gives the key up: a retry runs again.
  */
 export function createResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
     const request = parseResponseRequest(req.body);
     const { principal, trace } = localsOf(res);
-    if (readIdempotencyKey(req) !== undefined) assertReplayable(request);
+    const key = readIdempotencyKey(req);
+    if (key !== undefined) assertReplayable(request);
     if (request.previousResponseId)
       await assertResponseOwner(context.store, request.previousResponseId, principal, request.previousResponseId);
     const held = request.conversation
@@ -50,7 +53,12 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
       if (claimed.replayed) return await replayResponse(req, res, request, claimed.id, context);
       const continued = held ? continueConversation(turn, held) : turn;
       if (!request.background) {
-        return await (request.stream ? streamResponse(req, res, continued, context) : respondResponse(req, res, continued, context));
+        const id = continued.draft.meta.id;
+        const kept: KeptResponse | undefined =
+          key === undefined ? undefined : { release: () => context.store.idempotency.release(principal.id, key, id) };
+        return await (request.stream
+          ? streamResponse(req, res, continued, context, kept)
+          : respondResponse(req, res, continued, context, kept));
       }
       const snapshot = continued.draft.snapshot('queued');
       const run = await startBackgroundResponse(continued, context);

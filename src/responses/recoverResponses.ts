@@ -7,14 +7,15 @@ import { toResponseError } from './toResponseError.js';
 
 /**
  * Marks the responses a dead process left queued or in progress as failed, with an error that
- * says so; a background response gets the output its event log kept, and its log ends with
- * `response.failed`, so that a subscriber is not left waiting. Returns how many it marked.
+ * says so; a response with an event log (a background one, a foreground stream under an
+ * `Idempotency-Key`) gets the output its log kept, and its log ends with `response.failed`, so
+ * that a subscriber is not left waiting. Returns how many it marked.
  */
 export async function recoverResponses(store: Store): Promise<number> {
   const responses = await store.responses.unfinished<ResponseObject>();
   const error = toResponseError(new InterruptedError(INTERRUPTED_BY_CRASH, 'server_error'));
   for (const stored of responses) {
-    if (!stored.background) {
+    if (!stored.background && (await store.events.last(stored.id)) === undefined) {
       const failed: ResponseObject = { ...stored, status: 'failed', error };
       await store.responses.replace(failed);
       continue;

@@ -1,11 +1,14 @@
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
 import { concatMap, filter } from 'rxjs';
+import { AnswerLog } from '../detached/AnswerLog.js';
+import type { JsonAnswer } from '../pipeline/jsonAnswer.js';
 import { startLifecycle } from '../pipeline/lifecycle.js';
 import { localsOf, routeOf } from '../pipeline/requestLocals.js';
 import type { Served } from '../pipeline/served.js';
 import { serveJson } from '../pipeline/serveJson.js';
 import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from './responseObject.js';
+import { HTTP_ANSWER_EVENT, type KeptResponse } from './keptResponse.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
 import { toResponseEvents } from './toResponseEvents.js';
@@ -15,15 +18,30 @@ import { toResponseEvents } from './toResponseEvents.js';
  * the HTTP error its failure maps to (the SDKs raise it), stored as `failed`. It is stored
  * `in_progress` before the run starts (a store that fails is a 503 then). A client that leaves
  * while it waits interrupts the run and leaves an `incomplete` snapshot.
+ *
+ * With `kept` (an `Idempotency-Key`), an HTTP error is written to the response's event log before
+ * it is sent, so that a replay answers the same; a client that leaves gives the key up.
  */
-export async function respondResponse(req: Request, res: Response, turn: ResponseTurn, context: ResponsesContext): Promise<Served> {
+export async function respondResponse(
+  req: Request,
+  res: Response,
+  turn: ResponseTurn,
+  context: ResponsesContext,
+  kept?: KeptResponse,
+): Promise<Served> {
   const { agent, metrics, activeRuns, maxOutputChars } = context;
   const { draft } = turn;
   const { logger } = localsOf(res);
   await turn.save(draft.snapshot('in_progress'));
   const save = (response: ResponseObject) =>
     turn.save(response).catch((error: unknown) => logger.error({ err: error }, 'the response was answered but could not be stored'));
-  const lifecycle = startLifecycle({ metrics, inFlight: inFlightStreams(metrics, routeOf(req)), activeRuns, maxOutputChars });
+  const lifecycle = startLifecycle({
+    metrics,
+    inFlight: inFlightStreams(metrics, routeOf(req)),
+    activeRuns,
+    maxOutputChars,
+    key: turn.owner,
+  });
   let settled = false;
   const answer$ = agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
     lifecycle.record,
@@ -37,10 +55,21 @@ export async function respondResponse(req: Request, res: Response, turn: Respons
       return response;
     }),
   );
+  const beforeAnswer = kept
+    ? async (answer: JsonAnswer) => {
+        if (answer.status < 400) return;
+        const log = new AnswerLog(context.store.events, draft.meta.id);
+        log.end({ type: HTTP_ANSWER_EVENT, data: JSON.stringify(answer) });
+        await log.stored();
+      }
+    : undefined;
   try {
-    return await serveJson(res, answer$, { lifecycle, metrics, logger });
+    return await serveJson(res, answer$, { lifecycle, metrics, logger, beforeAnswer });
   } finally {
     lifecycle.finish();
-    if (!settled) await save(draft.snapshot('incomplete', 'interrupted'));
+    if (!settled) {
+      await save(draft.snapshot('incomplete', 'interrupted'));
+      await kept?.release().catch((error: unknown) => logger.error({ err: error }, 'the Idempotency-Key could not be given up'));
+    }
   }
 }

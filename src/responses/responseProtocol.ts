@@ -1,3 +1,4 @@
+import { identity, tap } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import type { ResponseDraft } from './ResponseDraft.js';
@@ -9,14 +10,16 @@ import { toResponseEvents } from './toResponseEvents.js';
 /**
  * The Responses API on the SSE pipeline: typed events from `response.created` to one terminal
  * event, sent once `onSettled` has stored its response. A stream the server ended (stop,
- * shutdown) still ends with a `response.incomplete` carrying the text so far.
+ * shutdown) still ends with a `response.incomplete` carrying the text so far. With `logged`, each
+ * event is handed to it first, before the terminal one waits for `onSettled`.
  */
 export function responseProtocol(
   draft: ResponseDraft,
   onSettled: (response: ResponseObject) => Promise<void>,
+  logged?: (event: ResponseStreamEvent) => void,
 ): SseProtocol<AgentEvent, ResponseStreamEvent> {
   const protocol: SseProtocol<AgentEvent, ResponseStreamEvent> = {
-    encode: (events$) => events$.pipe(toResponseEvents(draft), savedBeforeSent(onSettled)),
+    encode: (events$) => events$.pipe(toResponseEvents(draft), logged ? tap(logged) : identity, savedBeforeSent(onSettled)),
     frame: responseFrame,
     isFailure: (event) => event.type === 'response.failed',
     serverEnded: () => responseFrame(draft.event('response.incomplete', { response: draft.snapshot('incomplete', 'interrupted') })),

@@ -14,6 +14,8 @@ import type { RunTrace } from '../tracing/RunTrace.js';
 
 /** One `POST /v1/responses`: what the agent is asked, the draft of the answer, and how it is stored. */
 export interface ResponseTurn {
+  /** Who the response is stored as made by (a principal id). */
+  readonly owner: string;
   readonly draft: ResponseDraft;
   readonly agentRequest: AgentRequest;
   /** This turn's input as chat messages, references resolved. */
@@ -85,6 +87,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
   const draft = new ResponseDraft(meta);
   const system: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];
   return {
+    owner: options.owner,
     draft,
     input,
     agentRequest: {

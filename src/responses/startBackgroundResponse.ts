@@ -24,6 +24,7 @@ export async function startBackgroundResponse(
   const logged = (events: readonly ResponseStreamEvent[]) => events.map((event) => toLoggedEvent(event, event.sequence_number));
   const run = await detached.start<ResponseObject>(draft.meta.id, {
     kind: 'response',
+    owner: turn.owner,
     saveStart: () => turn.save(draft.snapshot('queued')),
     events$: (lifecycle) =>
       agent.run(turn.agentRequest, lifecycle.cancellation).pipe(

@@ -1,10 +1,13 @@
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
+import { AnswerLog } from '../detached/AnswerLog.js';
+import { toLoggedEvent } from '../detached/loggedEvent.js';
 import { startLifecycle } from '../pipeline/lifecycle.js';
 import { localsOf, routeOf } from '../pipeline/requestLocals.js';
 import type { Served } from '../pipeline/served.js';
 import { serveSse } from '../pipeline/serveSse.js';
-import type { ResponseObject } from './responseObject.js';
+import type { KeptResponse } from './keptResponse.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from './responseObject.js';
 import { responseProtocol } from './responseProtocol.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
@@ -15,20 +18,48 @@ import type { ResponseTurn } from './responseTurn.js';
  * response is stored. A client that leaves interrupts the run (as for chat) and the stored
  * snapshot says `incomplete` with the text so far; a server-side end (shutdown) still sends a
  * `response.incomplete`.
+ *
+ * With `kept` (an `Idempotency-Key`), each event is also appended to the response's event log as
+ * it is sent, where a duplicate request replays it from; one that ends before its terminal event
+ * gets a `response.incomplete` there, and gives the key up.
  */
-export async function streamResponse(req: Request, res: Response, turn: ResponseTurn, context: ResponsesContext): Promise<Served> {
+export async function streamResponse(
+  req: Request,
+  res: Response,
+  turn: ResponseTurn,
+  context: ResponsesContext,
+  kept?: KeptResponse,
+): Promise<Served> {
   const { agent, metrics, activeRuns, maxOutputChars } = context;
   const { draft } = turn;
   const { logger } = localsOf(res);
   await turn.save(draft.snapshot('in_progress'));
   const save = (response: ResponseObject) =>
     turn.save(response).catch((error: unknown) => logger.error({ err: error }, 'the response was answered but could not be stored'));
-  const lifecycle = startLifecycle({ metrics, inFlight: inFlightStreams(metrics, routeOf(req)), activeRuns, maxOutputChars });
-  let settled = false;
-  const protocol = responseProtocol(draft, (response) => {
-    settled = true;
-    return save(response);
+  const lifecycle = startLifecycle({
+    metrics,
+    inFlight: inFlightStreams(metrics, routeOf(req)),
+    activeRuns,
+    maxOutputChars,
+    key: turn.owner,
   });
+  const log = kept && new AnswerLog(context.store.events, draft.meta.id);
+  const logEvent = (event: ResponseStreamEvent) => {
+    const { seq, type, data } = toLoggedEvent(event, event.sequence_number);
+    if (TERMINAL_RESPONSE_EVENTS.has(type)) log!.end({ seq, type, data });
+    else log!.append(type, data, seq);
+  };
+  let settled = false;
+  const protocol = responseProtocol(
+    draft,
+    async (response) => {
+      settled = true;
+      await save(response);
+      // A client that read the terminal event and retries finds the whole stream to replay.
+      await log?.stored();
+    },
+    log && logEvent,
+  );
   try {
     return await serveSse(req, res, agent.run(turn.agentRequest, lifecycle.cancellation).pipe(lifecycle.record), protocol, {
       ...context,
@@ -38,5 +69,11 @@ export async function streamResponse(req: Request, res: Response, turn: Response
     lifecycle.finish();
     // A stream that ended before its terminal event leaves an `incomplete` snapshot.
     if (!settled) await save(draft.snapshot('incomplete', 'interrupted'));
+    if (log && !log.whole) {
+      await kept!.release().catch((error: unknown) => logger.error({ err: error }, 'the Idempotency-Key could not be given up'));
+      // Its followers end where its client did.
+      logEvent(draft.event('response.incomplete', { response: draft.snapshot('incomplete', 'interrupted') }));
+      await log.stored();
+    }
   }
 }

@@ -49,6 +49,37 @@ export function describeRedisStorePair(name: string, target: () => RedisTarget):
       ]);
     });
 
+    it('takes the Idempotency-Key of a pending record whose instance lost its lease, one claim of several', async () => {
+      const { owner, sweeper } = await pair();
+      const record = (answer: string) => ({ fingerprint: 'f', answer });
+      const lease = owner.keys.instance(owner.instanceId);
+      await owner.redis.set(lease, 'alive');
+      await owner.idempotency.claim('team', 'k', record('a'), 60_000, { pending: true });
+      expect(await sweeper.idempotency.claim('team', 'k', record('b'), 60_000, { pending: true })).toEqual({
+        ...record('a'),
+        first: false,
+        pending: true,
+      });
+      expect(await sweeper.idempotency.stands('team', 'k', 'a')).toBe(true);
+
+      await owner.redis.del(lease);
+      expect(await sweeper.idempotency.stands('team', 'k', 'a')).toBe(false);
+      const claims = await Promise.all(
+        ['b', 'c'].map((answer) => sweeper.idempotency.claim('team', 'k', record(answer), 60_000, { pending: true })),
+      );
+      expect(claims.filter(({ first }) => first)).toHaveLength(1);
+      expect(new Set(claims.map(({ answer }) => answer)).size).toBe(1);
+    });
+
+    it('gives an event log that no run or response owns a time to live', async () => {
+      const { owner } = await pair();
+      await owner.events.append('chatcmpl-a', [{ seq: 0, type: 'frame', data: 'data: {}\n\n' }]);
+      await owner.events.expire('chatcmpl-a', 60_000);
+      const ttl = await owner.redis.pTTL(owner.keys.events('chatcmpl-a'));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    });
+
     it('hands an orphan to one claimant only, even when its owner sweeps at the same time (its claim leaves the owner as it was)', async () => {
       const { owner, sweeper } = await pair();
       await owner.runs.save({ id: 'run_a', status: 'running' });

@@ -133,6 +133,40 @@ export function describeStoreContract(name: string, open: (retention?: Retention
       expect(await events.last('run_log')).toBeUndefined();
     });
 
+    it('claims an Idempotency-Key once, per owner, and holds a pending record until it is settled or given up', async () => {
+      const { idempotency } = await store();
+      const a = { fingerprint: 'f1', answer: 'a' };
+      expect(await idempotency.claim('team', 'k', a, 60_000, { pending: true })).toEqual({ ...a, first: true, pending: true });
+      expect(await idempotency.claim('team', 'k', { fingerprint: 'f1', answer: 'b' }, 60_000, { pending: true })).toEqual({
+        ...a,
+        first: false,
+        pending: true,
+      });
+      expect(await idempotency.claim('other', 'k', { fingerprint: 'f1', answer: 'c' }, 60_000)).toMatchObject({
+        first: true,
+        pending: false,
+      });
+      expect([await idempotency.stands('team', 'k', 'a'), await idempotency.stands('team', 'k', 'b')]).toEqual([true, false]);
+
+      await idempotency.settle('team', 'k', 'a');
+      expect(await idempotency.claim('team', 'k', { fingerprint: 'f2', answer: 'b' }, 60_000)).toEqual({
+        ...a,
+        first: false,
+        pending: false,
+      });
+      // Only the request the record stands for gives it up.
+      await idempotency.release('team', 'k', 'b');
+      expect(await idempotency.stands('team', 'k', 'a')).toBe(true);
+      await idempotency.release('team', 'k', 'a');
+      expect(await idempotency.stands('team', 'k', 'a')).toBe(false);
+      expect(await idempotency.claim('team', 'k', { fingerprint: 'f2', answer: 'd' }, 60_000)).toEqual({
+        fingerprint: 'f2',
+        answer: 'd',
+        first: true,
+        pending: false,
+      });
+    });
+
     it('hints that a log grew only once the events are stored', async () => {
       const events = (await store()).events;
       const hinted = firstValueFrom(events.appended$('run_hint').pipe(take(1)));

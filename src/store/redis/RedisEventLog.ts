@@ -65,6 +65,11 @@ export class RedisEventLog implements EventLog {
     });
   }
 
+  /** Nothing to do: every append is written as it is made. */
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
   read(streamId: string, after: number, limit: number): Promise<LoggedEvent[]> {
     return redisCall('read events', async () => {
       const entries = await this.redis.xRange(this.keys.events(streamId), entryId(after + 1), '+', { COUNT: limit });
@@ -97,6 +102,10 @@ export class RedisEventLog implements EventLog {
 
   remove(streamId: string): Promise<void> {
     return redisCall('remove events', async () => void (await this.redis.del(this.keys.events(streamId))));
+  }
+
+  expire(streamId: string, afterMs: number): Promise<void> {
+    return redisCall('expire events', async () => void (await this.redis.pExpire(this.keys.events(streamId), afterMs)));
   }
 
   appended$(streamId: string): Observable<void> {

@@ -67,7 +67,7 @@ export class RedisStore implements Store {
     this.claimant = { id: instanceId, runsItsOwn: false };
     this.responses = new RedisResponseStore(redis, this.keys, retention, this.claimant);
     this.runs = new RedisRunStore(redis, this.keys, retention, this.claimant);
-    this.idempotency = new RedisIdempotencyStore(redis, this.keys);
+    this.idempotency = new RedisIdempotencyStore(redis, this.keys, instanceId);
     this.events = new RedisEventLog(redis, this.keys, this.#watcher, instanceId);
     this.jobs = new RedisJobStore(redis, this.keys);
     this.conversations = new RedisConversationStore(redis, prefix, retention, leaseMs);

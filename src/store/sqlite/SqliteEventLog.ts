@@ -35,6 +35,7 @@ export class SqliteEventLog implements EventLog {
   readonly #select: Database.Statement;
   readonly #last: Database.Statement;
   readonly #remove: Database.Statement;
+  readonly #expire: Database.Statement;
   readonly #writeAll: (rows: readonly { streamId: string; event: LoggedEvent }[]) => void;
 
   constructor(
@@ -47,6 +48,9 @@ export class SqliteEventLog implements EventLog {
     this.#select = db.prepare('SELECT seq, type, data FROM events WHERE stream_id = ? AND seq > ? ORDER BY seq LIMIT ?');
     this.#last = db.prepare('SELECT seq, type, data FROM events WHERE stream_id = ? ORDER BY seq DESC LIMIT 1');
     this.#remove = db.prepare('DELETE FROM events WHERE stream_id = ?');
+    this.#expire = db.prepare(
+      'INSERT INTO event_expiry (stream_id, expires_at) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET expires_at = excluded.expires_at',
+    );
     this.#writeAll = db.transaction((rows: readonly { streamId: string; event: LoggedEvent }[]) => {
       for (const { streamId, event } of rows) this.#insert.run(streamId, event.seq, event.type, event.data);
     });
@@ -99,6 +103,10 @@ export class SqliteEventLog implements EventLog {
 
   remove(streamId: string): Promise<void> {
     return this.health.write('remove events', () => void this.#remove.run(streamId));
+  }
+
+  expire(streamId: string, afterMs: number): Promise<void> {
+    return this.health.write('expire events', () => void this.#expire.run(streamId, Date.now() + afterMs));
   }
 
   appended$(streamId: string): Observable<void> {

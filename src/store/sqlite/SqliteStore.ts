@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { DEFAULTS } from '../../config.js';
 import { retentionPolicy, type RetentionPolicy } from '../retentionPolicy.js';
@@ -46,7 +47,8 @@ export class SqliteStore implements Store {
     this.#retention = retention;
     this.responses = new SqliteResponseStore(this.#db, this.#health);
     this.runs = new SqliteRunStore(this.#db, this.#health);
-    this.idempotency = new SqliteIdempotencyStore(this.#db, this.#health);
+    // A new id each time the file is opened: a record pending on another one was left by a process that died.
+    this.idempotency = new SqliteIdempotencyStore(this.#db, this.#health, randomUUID());
     this.events = new SqliteEventLog(this.#db, this.#health, { flushMs });
     this.jobs = new SqliteJobStore(this.#db, this.#health);
     this.conversations = new SqliteConversationStore(this.#db, this.#health);

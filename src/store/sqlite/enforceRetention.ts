@@ -9,7 +9,8 @@ const FINISHED_RUN = "status IN ('completed', 'failed', 'cancelled')";
  * and why it is gone) so that a chain through it answers 404 with a reason instead of silently
  * losing turns (tombstones themselves are capped at ten times `maxItems`; past that a chain
  * through one answers a plain 404 "not found"); finished runs are removed with their event
- * logs. Returns how many items went.
+ * logs. Expired `Idempotency-Key` records go too, and the event logs whose time is up (see
+ * `EventLog.expire`): neither is an item. Returns how many items went.
  */
 export function enforceRetention(db: Database.Database, { maxItems, maxAgeMs }: RetentionPolicy, now = Date.now()): number {
   const cutoff = now - maxAgeMs;
@@ -46,6 +47,10 @@ export function enforceRetention(db: Database.Database, { maxItems, maxAgeMs }: 
            (SELECT rowid FROM responses WHERE tombstone IS NOT NULL ORDER BY rowid DESC LIMIT @keep)`,
       )
       .run({ keep: maxItems * 10 }).changes;
+    // Otherwise an expired record stays until its key is used again, and most keys never are.
+    db.prepare('DELETE FROM idempotency WHERE expires_at <= ?').run(now);
+    db.prepare('DELETE FROM events WHERE stream_id IN (SELECT stream_id FROM event_expiry WHERE expires_at <= ?)').run(now);
+    db.prepare('DELETE FROM event_expiry WHERE expires_at <= ?').run(now);
     return responses.length + runs.length + tombstones;
   })();
 }

@@ -51,6 +51,13 @@ CREATE TABLE IF NOT EXISTS idempotency (
   expires_at INTEGER NOT NULL,
   PRIMARY KEY (owner, key)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS idempotency_by_expiry ON idempotency (expires_at);
+-- when an event log that no run or response owns (an idempotent chat completion's) goes, in Unix ms
+CREATE TABLE IF NOT EXISTS event_expiry (
+  stream_id TEXT PRIMARY KEY,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS event_expiry_by_time ON event_expiry (expires_at);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
@@ -61,6 +68,8 @@ const ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] 
   // The principal id that made the row; NULL in a row stored before keys existed, which is `default`'s.
   { table: 'responses', column: 'owner', type: 'TEXT' },
   { table: 'runs', column: 'owner', type: 'TEXT' },
+  // The process still answering a record's first request (a chat completion); NULL once it has answered.
+  { table: 'idempotency', column: 'pending_on', type: 'TEXT' },
 ];
 
 function addMissingColumns(db: Database.Database): void {
