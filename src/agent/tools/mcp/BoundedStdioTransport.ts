@@ -29,6 +29,9 @@ export interface BoundedStdioTransportOptions {
 // Reading yields the event loop after this long in one turn: a server that floods cannot hold it for more.
 const TURN_BUDGET_MS = 5;
 const CLOSE_GRACE_MS = 2000;
+// Answers to the server's requests that may wait in memory for it to read them before reading stops.
+const MAX_ANSWERS_WAITING = 1000;
+const MAX_ANSWER_BYTES_WAITING = 1_048_576;
 
 /**
  * The MCP SDK's stdio client transport, with what a server writes bounded in size and in the time
@@ -41,7 +44,8 @@ const CLOSE_GRACE_MS = 2000;
  *   SIGKILL 2 s later) and `onerror` gets a `McpMessageTooLargeError` before `onclose`;
  * - lines are handled in slices of at most 5 ms, the rest after the event loop's next turn, with
  *   the server's stdout paused meanwhile (the pipe fills and the server waits, instead of rxgate
- *   buffering), and paused too while the server does not read what rxgate sends it;
+ *   buffering), and paused too while a thousand answers to its own requests, or 1 MiB of them, wait
+ *   for it to read them;
  * - `triageInbound` drops what the client would ignore and keeps only the latest progress of a
  *   token, and the latest `list_changed`, of each slice, before the SDK's schema checks.
  */
@@ -67,6 +71,11 @@ export class BoundedStdioTransport implements Transport {
   /** When this event-loop turn's time for reading ends; undefined until a turn reads. */
   #turnEnds: number | undefined;
   #ended: Promise<void> | undefined;
+  /** Resolves at the stdin 'drain' that every send waiting for room waits for: one listener, not one each. */
+  #drained: Promise<unknown> | undefined;
+  /** Answers to the server's requests written since stdin last drained, held in memory until it reads them, and their bytes. */
+  #answersWaiting = 0;
+  #answerBytesWaiting = 0;
 
   constructor(options: BoundedStdioTransportOptions) {
     this.#options = options;
@@ -116,7 +125,18 @@ export class BoundedStdioTransport implements Transport {
       if ('id' in message) this.#awaited.add(String(message.id));
       else if (message.method === 'notifications/cancelled') this.#awaited.delete(String(message.params?.requestId));
     }
-    if (!stdin.write(serializeMessage(message))) await once(stdin, 'drain');
+    const line = serializeMessage(message);
+    if (stdin.write(line)) return;
+    if (!('method' in message)) {
+      this.#answersWaiting++;
+      this.#answerBytesWaiting += line.length;
+    }
+    this.#drained ??= once(stdin, 'drain').finally(() => {
+      this.#drained = undefined;
+      this.#answersWaiting = 0;
+      this.#answerBytesWaiting = 0;
+    });
+    await this.#drained;
   }
 
   async close(): Promise<void> {
@@ -149,7 +169,7 @@ export class BoundedStdioTransport implements Transport {
     }
     const deadline = this.#turnEnds;
     let handled = 0;
-    while (handled < this.#lines.length && this.#child === child && !this.#backlogged(child) && performance.now() < deadline) {
+    while (handled < this.#lines.length && this.#child === child && !this.#owesTooMuch() && performance.now() < deadline) {
       const end = Math.min(this.#lines.length, handled + 16);
       // 16 at a time: performance.now() costs more than triaging a small message.
       while (handled < end && this.#child === child) this.#handle(this.#lines[handled++]!);
@@ -162,15 +182,20 @@ export class BoundedStdioTransport implements Transport {
       return;
     }
     child.stdout!.pause();
-    if (this.#backlogged(child)) {
+    if (this.#owesTooMuch()) {
       this.#waitingForDrain = true;
-      child.stdin!.once('drain', this.#handleSlice);
+      void this.#drained!.then(this.#handleSlice, this.#handleSlice);
     } else this.#nextSlice = setImmediate(this.#handleSlice); // after the one that ends the turn's budget
   };
 
-  /** Whether the server leaves unread more than a message of what rxgate sent it: its answers would pile up. */
-  #backlogged(child: ChildProcess): boolean {
-    return child.stdin!.writableLength > this.#options.maxMessageBytes;
+  /**
+   * Whether the server leaves unread so many answers to its own requests that reading more of them
+   * would only pile up more: then reading waits for stdin to drain. Only answers count: rxgate's own
+   * requests (a call with large arguments) never stop reading, so a server busy writing while rxgate
+   * writes to it is never left waiting on rxgate.
+   */
+  #owesTooMuch(): boolean {
+    return this.#answersWaiting >= MAX_ANSWERS_WAITING || this.#answerBytesWaiting >= MAX_ANSWER_BYTES_WAITING;
   }
 
   #handle(line: Buffer): void {
