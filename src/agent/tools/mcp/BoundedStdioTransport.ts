@@ -42,12 +42,12 @@ const MAX_ANSWER_BYTES_WAITING = 1_048_576;
  * sends SIGTERM, then SIGKILL, 2 s apart. Unlike it:
  * - a line longer than `maxMessageBytes` is never held: the server is stopped at once (SIGTERM,
  *   SIGKILL 2 s later) and `onerror` gets a `McpMessageTooLargeError` before `onclose`;
- * - lines are handled in slices of at most 5 ms, the rest after the event loop's next turn, with
+ * - lines are handled for at most 5 ms of each event-loop turn, the rest in the next turns, with
  *   the server's stdout paused meanwhile (the pipe fills and the server waits, instead of rxgate
  *   buffering), and paused too while a thousand answers to its own requests, or 1 MiB of them, wait
  *   for it to read them;
  * - `triageInbound` drops what the client would ignore and keeps only the latest progress of a
- *   token, and the latest `list_changed`, of each slice, before the SDK's schema checks.
+ *   token, and the latest `list_changed`, of what one turn handles, before the SDK's schema checks.
  */
 export class BoundedStdioTransport implements Transport {
   onclose?: Transport['onclose'];
@@ -99,6 +99,7 @@ export class BoundedStdioTransport implements Transport {
       cwd,
     });
     this.#child = child;
+    this.#pid = child.pid;
     child.on('close', () => {
       this.#child = undefined;
       this.#pid = undefined;
@@ -115,7 +116,6 @@ export class BoundedStdioTransport implements Transport {
         this.onerror?.(error);
       });
     });
-    this.#pid = child.pid;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
