@@ -35,7 +35,11 @@ function startMcp(config: Config, servers: readonly McpServerConfig[], logger: L
     );
     return undefined;
   }
-  return createMcpManager(servers, { logger, reservedNames: BUILTIN_TOOLS.map((tool) => tool.name) });
+  return createMcpManager(servers, {
+    logger,
+    reservedNames: BUILTIN_TOOLS.map((tool) => tool.name),
+    maxMessageBytes: config.mcpMaxMessageBytes,
+  });
 }
 
 async function main(): Promise<void> {

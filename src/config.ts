@@ -60,6 +60,7 @@ export const SETTINGS = {
   upstreamMaxFrameBytes: { env: 'RXGATE_UPSTREAM_MAX_FRAME_BYTES', default: '1048576', schema: positiveBytes, doc: 'Most bytes the upstream may send without ending an SSE event; past it the call fails with `upstream_malformed_frame`.' },
   tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
   mcpConfig: { env: 'RXGATE_MCP_CONFIG', default: undefined, schema: optionalText, doc: 'Path of a JSON file of MCP servers whose tools the LLM agent may call, besides the built-in ones (see "MCP tools").' },
+  mcpMaxMessageBytes: { env: 'RXGATE_MCP_MAX_MESSAGE_BYTES', default: '4194304', schema: positiveBytes, doc: 'Largest message an MCP server may send (a stdio line, a Streamable HTTP SSE event or JSON body); past it rxgate closes the connection, fails the calls running on it with an error that names this limit, and reconnects.' },
   requireApproval: { env: 'RXGATE_REQUIRE_APPROVAL', default: '', schema: list, doc: 'Comma-separated tool names or globs (`fs__write_*,shell__*`) whose calls wait for a person\'s approval (see "People in the loop").' },
   approvalTimeoutMs: { env: 'RXGATE_APPROVAL_TIMEOUT_MS', default: '600000', schema: positiveMs, doc: 'How long a call waits for approval in a run before it is denied as timed out.' },
   maxToolIterations: { env: 'RXGATE_MAX_TOOL_ITERATIONS', default: '10', schema: positiveInt, doc: 'Model calls one run may make before it finishes with `length`.' },

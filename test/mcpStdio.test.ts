@@ -358,6 +358,8 @@ describe('the MCP manager', () => {
       'fixture__fails',
       'fixture__add_tool',
       'fixture__flood',
+      'fixture__endless_line',
+      'fixture__deaf_flood',
       'fixture__dotted_name',
     ]);
     expect(log.lines.find((line) => line.msg === 'mcp tool left out')).toMatchObject({
@@ -385,7 +387,7 @@ describe('the MCP manager', () => {
 
     await eventually(() => mcp.tools().some((tool) => tool.name === 'fixture__added'), 5000, 'the added tool');
     expect(mcp.tools()).not.toBe(before);
-    expect(mcp.states()[0]).toMatchObject({ status: 'ready', tools: 9 });
+    expect(mcp.states()[0]).toMatchObject({ status: 'ready', tools: 11 });
   });
 
   it("marks the tools of a server's requireApproval (a list of its MCP names, or true for all)", async () => {

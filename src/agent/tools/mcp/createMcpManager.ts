@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../../../config.js';
 import type { ReadinessCheck } from '../../../health/readiness.js';
 import { silentLogger, type Logger } from '../../../logger.js';
 import { InterruptReason } from '../../interruptReason.js';
@@ -16,6 +17,12 @@ export interface McpManagerOptions {
   readonly reservedNames?: Iterable<string>;
   /** Sent to servers in the handshake. Default: `{ name: 'rxgate', version: '0.1.0' }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /**
+   * The largest message a server may send: a stdio line, a Streamable HTTP SSE event or JSON body.
+   * Past it the connection is closed, its running calls fail saying so, and it is retried.
+   * Default: `RXGATE_MCP_MAX_MESSAGE_BYTES`'s, 4 MiB.
+   */
+  readonly maxMessageBytes?: number;
 }
 
 /** Whether a server's `requireApproval` covers its tool `name`. */
@@ -56,7 +63,13 @@ export function createMcpManager(servers: readonly McpServerConfig[], options: M
   let cached: { tools: readonly Tool[]; origins: Map<string, { server: string; tool: string }> } | undefined;
   const loggedRenames = new Set<string>();
   const connections: McpServerConnection[] = servers.map((config) =>
-    createMcpServerConnection(config, { logger, backoff: options.backoff, clientInfo, onChange: () => (cached = undefined) }),
+    createMcpServerConnection(config, {
+      logger,
+      backoff: options.backoff,
+      clientInfo,
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULTS.mcpMaxMessageBytes,
+      onChange: () => (cached = undefined),
+    }),
   );
 
   function build(): NonNullable<typeof cached> {

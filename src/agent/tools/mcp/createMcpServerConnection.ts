@@ -44,11 +44,15 @@ export interface McpServerConnectionOptions {
   readonly logger: Logger;
   readonly backoff?: McpBackoff;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The largest message the server may send; past it the connection is closed (and retried). */
+  readonly maxMessageBytes: number;
   /** Called when the state or the tools change. */
   readonly onChange: () => void;
 }
 
 const now = () => new Date().toISOString();
+// A server that keeps saying its list changed is listed again at most this often.
+const MIN_REFRESH_INTERVAL_MS = 1000;
 
 /**
  * Keeps one MCP server connected: connects, lists its tools (applying the config's allow-list,
@@ -57,7 +61,7 @@ const now = () => new Date().toISOString();
  * long as the gateway runs. A failing server never throws out of here.
  */
 export function createMcpServerConnection(config: McpServerConfig, options: McpServerConnectionOptions): McpServerConnection {
-  const { backoff = {}, clientInfo, onChange } = options;
+  const { backoff = {}, clientInfo, maxMessageBytes, onChange } = options;
   const { initialMs = 1000, maxMs = 60_000 } = backoff;
   const logger = options.logger.child({ mcpServer: config.name });
   const secrets = secretsOf(config);
@@ -102,7 +106,7 @@ export function createMcpServerConnection(config: McpServerConfig, options: McpS
     return prepared;
   }
 
-  // One refresh at a time; notifications that arrive meanwhile are folded into one more refresh.
+  // One refresh at a time, at most one a second; notifications that arrive meanwhile are folded into one more refresh.
   let refreshing: Promise<void> | undefined;
   let refreshAgain = false;
   function refresh(current: McpSession): void {
@@ -113,6 +117,7 @@ export function createMcpServerConnection(config: McpServerConfig, options: McpS
     refreshing = (async () => {
       do {
         refreshAgain = false;
+        const started = performance.now();
         try {
           const next = await listTools(current);
           if (session === current) {
@@ -122,7 +127,11 @@ export function createMcpServerConnection(config: McpServerConfig, options: McpS
         } catch (error) {
           logger.warn({ err: (error as Error).message }, 'mcp tool list refresh failed; keeping the previous list');
         }
-      } while (refreshAgain && session === current);
+        if (refreshAgain && session === current) {
+          const waitMs = started + MIN_REFRESH_INTERVAL_MS - performance.now();
+          if (waitMs > 0) await sleep(waitMs, undefined, { signal: closing.signal, ref: false }).catch(() => {});
+        }
+      } while (refreshAgain && session === current && !closing.signal.aborted);
       refreshing = undefined;
     })();
   }
@@ -135,6 +144,7 @@ export function createMcpServerConnection(config: McpServerConfig, options: McpS
         signal: closing.signal,
         clientInfo,
         secrets,
+        maxMessageBytes,
         onToolsChanged: () => opened && refresh(opened),
       });
       session = opened;

@@ -1,12 +1,13 @@
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { Client, SdkError, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Logger } from '../../../logger.js';
+import { BoundedStdioTransport } from './BoundedStdioTransport.js';
 import { CancellingHttpTransport } from './CancellingHttpTransport.js';
+import { createLineSplitter } from './createLineSplitter.js';
 import { describeMcpFailure } from './describeMcpFailure.js';
 import type { McpToolCaller } from './createMcpTool.js';
+import { limitResponseBodies } from './limitResponseBodies.js';
 import { listMcpTools, type McpToolListing } from './listMcpTools.js';
+import { McpMessageTooLargeError } from './McpMessageTooLargeError.js';
 import { redactSecrets } from './redactSecrets.js';
 import type { McpServerConfig } from './mcpServerConfig.js';
 
@@ -33,24 +34,37 @@ export interface OpenMcpSessionOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** Secrets of the server's entry, kept out of every message. */
   readonly secrets: readonly string[];
+  /** The largest message the server may send (`RXGATE_MCP_MAX_MESSAGE_BYTES`); past it the connection is closed. */
+  readonly maxMessageBytes: number;
 }
 
 const STDERR_LINES_KEPT = 20;
+const STDERR_LINE_BYTES = 4096;
 // Starting a server may mean downloading it first (npx -y ...), far slower than any tool call.
 const MIN_SETUP_TIMEOUT_MS = 60_000;
 const SESSION_DELETE_TIMEOUT_MS = 2000;
+// What rxgate acts on; anything else a server notifies (log lines, resource updates) is dropped unread.
+const NOTIFICATIONS = new Set(['notifications/progress', 'notifications/cancelled', 'notifications/tools/list_changed']);
 
-function createTransport(server: McpServerConfig): Transport & { readonly pid?: number | null } {
+function createTransport(server: McpServerConfig, maxMessageBytes: number): Transport & { readonly pid?: number | null } {
   if (server.transport === 'stdio') {
-    return new StdioClientTransport({
+    return new BoundedStdioTransport({
       command: server.command,
-      args: [...server.args],
-      env: { ...server.env },
+      args: server.args,
+      env: server.env,
       cwd: server.cwd,
-      stderr: 'pipe',
+      maxMessageBytes,
+      notifications: NOTIFICATIONS,
     });
   }
-  return new CancellingHttpTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+  const transport: CancellingHttpTransport = new CancellingHttpTransport(new URL(server.url), {
+    requestInit: { headers: { ...server.headers } },
+    fetch: limitResponseBodies(maxMessageBytes, (error) => {
+      transport.onerror?.(error);
+      void transport.close();
+    }),
+  });
+  return transport;
 }
 
 /** Resolves once the process is gone (it may outlive the SDK's close by a moment after a SIGKILL). */
@@ -76,15 +90,22 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
 export async function openMcpSession(server: McpServerConfig, options: OpenMcpSessionOptions): Promise<McpSession> {
   const { logger, signal, clientInfo, secrets } = options;
   const setupTimeoutMs = Math.max(server.timeoutMs, MIN_SETUP_TIMEOUT_MS);
-  const transport = createTransport(server);
+  const transport = createTransport(server, options.maxMessageBytes);
   const stderrTail: string[] = [];
-  if (transport instanceof StdioClientTransport && transport.stderr) {
-    createInterface({ input: transport.stderr as Readable }).on('line', (raw) => {
+  if (transport instanceof BoundedStdioTransport) {
+    const onLine = (bytes: Buffer) => {
       // A server may print its own configuration: its entry's secrets must not reach the log through it.
-      const line = redactSecrets(raw, secrets);
+      const line = redactSecrets(bytes.toString('utf8').replace(/\r$/, ''), secrets);
       logger.debug({ stderr: line }, 'mcp server stderr');
       stderrTail.push(line);
       if (stderrTail.length > STDERR_LINES_KEPT) stderrTail.shift();
+    };
+    // Truncated: an endless stderr line is no more a reason to grow than an endless message.
+    const lines = createLineSplitter(STDERR_LINE_BYTES, 'truncate');
+    transport.stderr.on('data', (chunk: Buffer) => lines.push(chunk).forEach(onLine));
+    transport.stderr.on('end', () => {
+      const last = lines.rest();
+      if (last) onLine(last);
     });
   }
   const client = new Client({ ...clientInfo }, { capabilities: {} });
@@ -98,9 +119,19 @@ export async function openMcpSession(server: McpServerConfig, options: OpenMcpSe
       resolve(reason);
     };
   });
-  client.onclose = () => declareLost(server.transport === 'stdio' ? 'the server process exited' : 'the connection closed');
-  // Transport noise (a dropped listening stream the SDK reconnects); failures that matter reject a request.
-  client.onerror = (error) => logger.debug({ err: error.message }, 'mcp client error');
+  // Set when the transport closed the connection because the server sent too much: the reason of every failure after it.
+  let tooLarge: McpMessageTooLargeError | undefined;
+  client.onclose = () =>
+    declareLost(tooLarge?.message ?? (server.transport === 'stdio' ? 'the server process exited' : 'the connection closed'));
+  client.onerror = (error) => {
+    if (error instanceof McpMessageTooLargeError) {
+      if (!tooLarge) logger.error({ limit: error.limit }, 'mcp server sent a message over RXGATE_MCP_MAX_MESSAGE_BYTES; connection closed');
+      tooLarge ??= error;
+      return;
+    }
+    // Transport noise (a dropped listening stream the SDK reconnects); failures that matter reject a request.
+    logger.debug({ err: error.message }, 'mcp client error');
+  };
   client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
 
   const close = async () => {
@@ -130,6 +161,7 @@ export async function openMcpSession(server: McpServerConfig, options: OpenMcpSe
         return await client.callTool(params, callOptions);
       } catch (error) {
         // Streamable HTTP has no connection to lose: a server that went away shows as a failed request.
+        if (tooLarge && !callOptions.signal.aborted) throw new Error(tooLarge.message, { cause: error });
         const failure = describeMcpFailure(server, error, secrets, 'call');
         if (!failure.lost || callOptions.signal.aborted) throw error;
         declareLost(failure.reason);
