@@ -80,14 +80,6 @@ describe('failover before the first content', () => {
     expect(scripted('backup').requests).toHaveLength(1);
   });
 
-  it('a connection main never accepts ends at connectMs and fails over', async () => {
-    const { gateway, scripted } = await start({ main: 'unaccepting', backup: [fromBackup] }, SMART, { connectMs: 200 });
-    const response = await ask(gateway.url);
-    expect(response.headers.get('x-rxgate-upstream')).toBe('upstream=backup; model=backup-model');
-    expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('from backup');
-    expect(scripted('backup').requests).toHaveLength(1);
-  });
-
   it('a silent upstream ends at firstByteMs and fails over; its request is closed', async () => {
     const { gateway, silent, scripted } = await start({ main: 'silent', backup: [fromBackup] }, SMART, { firstByteMs: 200 });
     const response = await ask(gateway.url);

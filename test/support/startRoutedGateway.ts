@@ -13,7 +13,6 @@ import type { CreateAppOptions } from '../../src/http/createApp.js';
 import { createMetrics, type Metrics } from '../../src/metrics/createMetrics.js';
 import { createScriptedUpstream, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
-import { createUnacceptingUpstream } from './unacceptingUpstream.js';
 
 /** An upstream that reads each request and never answers it, not even with headers; it counts them and when each closed. */
 export interface SilentUpstream {
@@ -42,11 +41,8 @@ export async function createSilentUpstream(): Promise<SilentUpstream> {
   };
 }
 
-/**
- * What an upstream of the test's routes file is: scripted answers, a server that never answers, a port nobody listens on, or a
- * listener that never accepts (its connections hang in the handshake).
- */
-export type UpstreamPlay = readonly UpstreamScript[] | 'silent' | 'refused' | 'unaccepting';
+/** What an upstream of the test's routes file is: scripted answers, a server that never answers, or a port nobody listens on. */
+export type UpstreamPlay = readonly UpstreamScript[] | 'silent' | 'refused';
 
 export interface RoutedGateway {
   readonly gateway: TestApp;
@@ -96,11 +92,7 @@ export function useRoutedGateway() {
     for (const [id, play] of Object.entries(plays)) {
       let url: string;
       if (play === 'refused') url = await unusedBaseUrl();
-      else if (play === 'unaccepting') {
-        const listener = await createUnacceptingUpstream();
-        open.push(listener);
-        url = listener.baseUrl;
-      } else {
+      else {
         const upstream = play === 'silent' ? await createSilentUpstream() : await createScriptedUpstream(play);
         open.push(upstream);
         upstreams[id] = upstream;
