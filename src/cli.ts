@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`rxgate listening on ${running.url}\n`);
+  if (running.healthUrl) process.stdout.write(`health probes on ${running.healthUrl}/health and ${running.healthUrl}/health/ready\n`);
 
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'signal received');

@@ -46,6 +46,7 @@ const list = z.string().transform((value) =>
 export const SETTINGS = {
   host: { env: 'RXGATE_HOST', default: '127.0.0.1', schema: z.string().min(1), doc: 'Address to bind. Anything but loopback requires `RXGATE_API_KEY` or `RXGATE_KEYS_FILE`.' },
   port: { env: 'RXGATE_PORT', default: '8642', schema: port, doc: 'Port to listen on (0 picks a free one).' },
+  healthPort: { env: 'RXGATE_HEALTH_PORT', default: undefined, schema: port.optional(), doc: 'Port of a second listener that answers only `GET /health` and `GET /health/ready`, from a thread of its own, so that probes are answered within milliseconds however busy the gateway is (see "Health"); point orchestrator probes at it. Unset: none (0 picks a free one).' },
   apiKey: { env: 'RXGATE_API_KEY', default: undefined, schema: apiKey, secret: true, doc: 'Bearer key every /v1 route requires, at least 16 characters. Unset: no auth, loopback only.' },
   keysFile: { env: 'RXGATE_KEYS_FILE', default: undefined, schema: optionalText, doc: 'Path of a JSON file of API keys (digests only), each with its own id and limits; reloaded when it changes and on SIGHUP (see "Teams"). With `RXGATE_API_KEY`, that key is one more admin key, `default`.' },
   upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: z.url().optional(), doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.' },

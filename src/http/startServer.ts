@@ -13,6 +13,7 @@ import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
 import { watchKeysFile } from './keys/watchKeysFile.js';
 import type { ActiveRuns } from '../pipeline/activeRuns.js';
 import { Readiness, type ReadinessCheck } from '../health/readiness.js';
+import { startHealthServer } from '../health/startHealthServer.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import type { Coordinator } from '../store/Coordinator.js';
@@ -23,6 +24,8 @@ import type { PipelineOperators } from '../chat/pipelineOperators.js';
 export interface RunningServer {
   readonly server: Server;
   readonly url: string;
+  /** The health listener's URL (`RXGATE_HEALTH_PORT`), when there is one. */
+  readonly healthUrl: string | undefined;
   readonly activeRuns: ActiveRuns;
   /** What `GET /health/ready` reports; turns not ready as soon as shutdown starts. */
   readonly readiness: Readiness;
@@ -115,6 +118,14 @@ export async function startServer({
   server.listen(config.port, config.host);
   await once(server, 'listening');
   overload.start();
+  const health =
+    config.healthPort === undefined
+      ? undefined
+      : await startHealthServer({ host: config.host, port: config.healthPort, readiness, overload }).catch((error: unknown) => {
+          overload.stop();
+          server.close();
+          throw error;
+        });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
 
@@ -133,9 +144,10 @@ export async function startServer({
       await agent.close?.();
       watched?.close();
       overload.stop();
+      await health?.close();
       logger.info('shut down');
     })());
 
   const reloadKeys = () => watched?.reload();
-  return { server, url: `http://${host}:${port}`, activeRuns, readiness, shutdown, reloadKeys };
+  return { server, url: `http://${host}:${port}`, healthUrl: health?.url, activeRuns, readiness, shutdown, reloadKeys };
 }
