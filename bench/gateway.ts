@@ -10,6 +10,8 @@ import { loadConfig } from '../src/config.js';
 import { answerClientError } from '../src/http/answerClientError.js';
 import { createApp } from '../src/http/createApp.js';
 import type { Overload } from '../src/health/overload.js';
+import type { Readiness } from '../src/health/readiness.js';
+import { startHealthServer } from '../src/health/startHealthServer.js';
 import { silentLogger } from '../src/logger.js';
 import { openConfiguredStore } from '../src/store/openConfiguredStore.js';
 import { startTracing } from '../src/tracing/startTracing.js';
@@ -54,6 +56,7 @@ const settings = JSON.parse(settingsJson) as Record<string, string>;
 let activeRuns: ActiveRuns | undefined;
 let flushTracing = async (): Promise<void> => undefined;
 let overload: Overload | undefined;
+let readiness: Readiness | undefined;
 let listener: RequestListener;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   // Never shedding unless a figure asks (figure 7): on a shared machine a slow turn must not turn a figure's requests away.
@@ -78,6 +81,7 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   await rxgate.recovered;
   activeRuns = rxgate.activeRuns;
   overload = rxgate.overload;
+  readiness = rxgate.readiness;
   listener = rxgate.app;
 } else {
   listener = kind === 'pipe' ? pipeRelay(upstreamUrl) : kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
@@ -98,8 +102,12 @@ server.on('request', (_req, res) => {
 });
 server.listen(0, '127.0.0.1', 4096);
 await once(server, 'listening');
-// As `startServer` does once listening.
+// As `startServer` does once listening: sampling the loop, and the health listener when `RXGATE_HEALTH_PORT` is set.
 overload?.start();
+const health =
+  overload && readiness && settings.RXGATE_HEALTH_PORT !== undefined
+    ? await startHealthServer({ host: '127.0.0.1', port: Number(settings.RXGATE_HEALTH_PORT), readiness, overload, logger: silentLogger })
+    : undefined;
 
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
@@ -161,6 +169,6 @@ process.on('message', (message: GatewayMessage) => {
     process.send!({ type: 'stats', seq: message.seq, stats });
   })();
 });
-process.send!({ type: 'ready', port: (server.address() as AddressInfo).port });
+process.send!({ type: 'ready', port: (server.address() as AddressInfo).port, healthUrl: health?.url });
 // Exit normally on SIGINT so that `--cpu-prof` writes its profile, once the spans still batched are exported.
 process.once('SIGINT', () => void flushTracing().then(() => process.exit(0)));

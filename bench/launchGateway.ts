@@ -6,6 +6,8 @@ import type { GatewayKind, GatewayMessage, GatewayStats } from './gateway.js';
 export interface Gateway {
   readonly kind: GatewayKind;
   readonly origin: string;
+  /** rxgate's health listener, when its settings ask for one (`RXGATE_HEALTH_PORT`). */
+  readonly healthOrigin: string | undefined;
   readonly child: ChildProcess;
   stats(options?: { gc?: boolean; resetDelay?: boolean; heapSnapshot?: string }): Promise<GatewayStats>;
   stop(): Promise<void>;
@@ -22,11 +24,12 @@ export async function launchGateway(kind: GatewayKind, upstreamUrl: string, sett
     execArgv: ['--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const [ready] = (await once(child, 'message')) as [{ type: 'ready'; port: number }];
+  const [ready] = (await once(child, 'message')) as [{ type: 'ready'; port: number; healthUrl?: string }];
   let seq = 0;
   return {
     kind,
     origin: `http://127.0.0.1:${ready.port}`,
+    healthOrigin: ready.healthUrl,
     child,
     stats(options = {}) {
       const message: GatewayMessage = { type: 'stats', seq: ++seq, ...options };

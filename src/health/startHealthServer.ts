@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../errors/ConfigError.js';
+import type { Logger } from '../logger.js';
 import { Heartbeat, type LoadState } from './heartbeat.js';
 import type { HealthThreadData, HealthThreadMessage, ReadinessAnswer } from './healthThreadProtocol.js';
 import type { Readiness } from './readiness.js';
@@ -15,6 +16,8 @@ export interface HealthServerOptions {
   readonly overload: LoadState & { readonly maxDelayMs: number };
   /** Main-loop silence past which `/health` says stalled, in ms. Default: 10 s. */
   readonly stallMs?: number;
+  /** Where a failure of the thread once listening is reported (probes then fail; the gateway goes on). */
+  readonly logger: Logger;
 }
 
 export interface HealthServer {
@@ -42,7 +45,14 @@ function startThread(workerData: HealthThreadData): Worker {
  * progress for `stallMs`; readiness reports overload from the main loop's heartbeat without
  * waiting for it, and asks it the rest (`Readiness`) when it keeps up.
  */
-export async function startHealthServer({ host, port, readiness, overload, stallMs = 10_000 }: HealthServerOptions): Promise<HealthServer> {
+export async function startHealthServer({
+  host,
+  port,
+  readiness,
+  overload,
+  stallMs = 10_000,
+  logger,
+}: HealthServerOptions): Promise<HealthServer> {
   const heartbeat = new Heartbeat(overload, BEAT_PERIOD_MS).start();
   const thread = startThread({
     host,
@@ -74,6 +84,7 @@ export async function startHealthServer({ host, port, readiness, overload, stall
     const why = first.type === 'failed' ? first.message : `unexpected ${first.type}`;
     throw new ConfigError(`RXGATE_HEALTH_PORT=${port}: the health listener cannot listen on ${host}:${port}: ${why}`);
   }
+  thread.on('error', (error) => logger.error({ err: error }, 'the health listener failed: RXGATE_HEALTH_PORT answers no more probes'));
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return { url: `http://${shownHost}:${first.port}`, close };
 }

@@ -121,7 +121,7 @@ export async function startServer({
   const health =
     config.healthPort === undefined
       ? undefined
-      : await startHealthServer({ host: config.host, port: config.healthPort, readiness, overload }).catch((error: unknown) => {
+      : await startHealthServer({ host: config.host, port: config.healthPort, readiness, overload, logger }).catch((error: unknown) => {
           overload.stop();
           server.close();
           throw error;
