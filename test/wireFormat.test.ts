@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { request, type IncomingMessage } from 'node:http';
 import { finish, say, ScriptedAgent, usage } from './support/scriptedAgent.js';
 import { dataFrames, readUntil } from './support/readSse.js';
 import { startApp, type TestApp } from './support/startApp.js';
@@ -28,6 +30,23 @@ describe('the Chat Completions wire format', () => {
     expect(text).toBe(
       frame({ role: 'assistant' }) + frame({ content: 'Hel' }) + frame({ content: 'lo' }) + frame({}, 'stop') + 'data: [DONE]\n\n',
     );
+  });
+
+  it('answers Connection: close to a client that asked for it, and closes the connection after the stream', async () => {
+    app = await startApp(new ScriptedAgent([say('x'), finish()]));
+    const { port } = new URL(app.url);
+    const body = JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const response = await new Promise<IncomingMessage>((resolve, reject) =>
+      request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', headers: { connection: 'close' } }, resolve)
+        .on('error', reject)
+        .end(body),
+    );
+    const closed = once(response.socket, 'close');
+    expect(response.headers.connection).toBe('close');
+    let text = '';
+    for await (const chunk of response) text += String(chunk);
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+    await closed;
   });
 
   it('with include_usage, puts usage: null on every chunk and a usage chunk before [DONE]', async () => {
