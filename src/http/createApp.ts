@@ -70,6 +70,7 @@ import { traceAgent } from '../agent/traceAgent.js';
 import { NO_TRACING, type Tracing } from '../tracing/Tracing.js';
 import { traceRequests } from './traceRequests.js';
 import { shedWhenOverloaded } from './shedWhenOverloaded.js';
+import { serveHotRoutes, type HotRoute } from './serveHotRoutes.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
   Partial<
@@ -250,12 +251,15 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(logger));
-  if (tracing.enabled) app.use(traceRequests(tracing));
-  // Before CORS and every route: a page on an origin not allowed must not run the agent with a simple request.
-  app.use(refuseCrossSite(config.corsOrigins));
+  const upFront: RequestHandler[] = [
+    requestContext(logger),
+    ...(tracing.enabled ? [traceRequests(tracing)] : []),
+    // Before CORS and every route: a page on an origin not allowed must not run the agent with a simple request.
+    refuseCrossSite(config.corsOrigins),
+    ...(config.corsOrigins.length > 0 ? [corsFor(config.corsOrigins)] : []),
+  ];
+  for (const handler of upFront) app.use(handler);
   if (config.corsOrigins.length > 0) {
-    app.use(corsFor(config.corsOrigins));
     app.options(
       /.*/,
       mount((_req, res) => void res.status(204).end()),
@@ -270,20 +274,26 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();
-  v1.use(shedWhenOverloaded(overload));
-  v1.use(guard);
-  // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
-  v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
   // One policy for /v1 and /api: a key's rpm counts its requests to both.
   const keyPolicy = keys ? enforceKeyPolicy(options.keyLimits ?? new LocalKeyLimits(), metrics, config.modelId) : undefined;
-  if (keyPolicy) v1.use(keyPolicy);
+  const v1UpFront: RequestHandler[] = [
+    shedWhenOverloaded(overload),
+    guard,
+    // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
+    express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }),
+    ...(keyPolicy ? [keyPolicy] : []),
+  ];
+  for (const handler of v1UpFront) v1.use(handler);
   const startedAt = Date.now();
   const models = advertisedModels(agent, config.modelId);
   const knownModel = requireKnownModel(models);
   v1.get('/models', mount(modelsRoute(models, startedAt)));
   v1.get('/models/*id', mount(retrieveModelRoute(models, startedAt)));
-  v1.post('/chat/completions', knownModel, mount(chatCompletionsRoute({ ...stored, operators })));
-  v1.post('/responses', knownModel, mount(createResponseRoute(stored)));
+  const hotRoutes: HotRoute[] = [
+    { method: 'POST', route: v1.route<string>('/chat/completions'), handlers: [knownModel, mount(chatCompletionsRoute({ ...stored, operators }))] },
+    { method: 'POST', route: v1.route<string>('/responses'), handlers: [knownModel, mount(createResponseRoute(stored))] },
+  ];
+  for (const { route, handlers } of hotRoutes) route.post(...handlers);
   v1.get('/responses/:id', mount(retrieveResponseRoute(stored)));
   v1.get('/responses/:id/input_items', mount(inputItemsRoute(stored)));
   v1.delete('/responses/:id', mount(deleteResponseRoute(stored)));
@@ -323,6 +333,8 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.use((req, _res, next) => {
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
   });
-  app.use(handleErrors(accessLog));
+  const onError = handleErrors(accessLog);
+  app.use(onError);
+  serveHotRoutes(app, { app: upFront, mountPath: '/v1', mounted: v1UpFront, onError }, hotRoutes);
   return { app, activeRuns, metrics, readiness, overload, store, detachedRuns: detached, jobScheduler, recovered };
 }
