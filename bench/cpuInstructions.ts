@@ -118,7 +118,9 @@ try {
 const million = (n: number) => (n / 1e6).toFixed(3);
 const pipeOf = (mode: CpuMode) => rows.find((row) => row.target === 'pipe' && row.mode === mode);
 const ratio = (n: number, pipe: number | undefined) => (pipe === undefined ? '' : (n / pipe).toFixed(2)).padStart(6);
-process.stdout.write(`Instructions per request (millions), ${CLIENTS} clients, ${REQUESTS} measured after ${REQUESTS} warm, 8-delta answers\n`);
+process.stdout.write(
+  `Instructions per request (millions), ${CLIENTS} clients, ${REQUESTS} measured after ${REQUESTS} warm, 8-delta answers\n`,
+);
 process.stdout.write('target   mode            main thread  × pipe   all threads  × pipe\n');
 for (const row of rows) {
   const pipe = pipeOf(row.mode);

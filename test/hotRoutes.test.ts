@@ -21,7 +21,7 @@ const app = createApp({
   config: { ...loadConfig({}), maxEventLoopDelayMs: 0, apiKey: KEY, maxBodyBytes: 2_000, corsOrigins: ['https://chat.example'] },
   logger: log.logger,
 });
-const routerHandle = vi.spyOn(app.app.router, 'handle');
+const routerHandle = vi.spyOn(app.app.router as unknown as { handle: (...args: unknown[]) => void }, 'handle');
 let server: Server;
 let origin: string;
 let sent = 0;
