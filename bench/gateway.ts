@@ -9,7 +9,6 @@ import { loadRoutes } from '../src/agent/upstream/loadRoutes.js';
 import { loadConfig } from '../src/config.js';
 import { answerClientError } from '../src/http/answerClientError.js';
 import { createApp } from '../src/http/createApp.js';
-import type { RequestClasses } from '../src/http/expressBorn.js';
 import type { Overload } from '../src/health/overload.js';
 import { silentLogger } from '../src/logger.js';
 import { openConfiguredStore } from '../src/store/openConfiguredStore.js';
@@ -56,7 +55,6 @@ let activeRuns: ActiveRuns | undefined;
 let flushTracing = async (): Promise<void> => undefined;
 let overload: Overload | undefined;
 let listener: RequestListener;
-let requestClasses: RequestClasses | undefined;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   // Never shedding unless a figure asks (figure 7): on a shared machine a slow turn must not turn a figure's requests away.
   const config = loadConfig({ RXGATE_TOOLS: '', RXGATE_MAX_EVENT_LOOP_DELAY_MS: '0', ...settings });
@@ -81,16 +79,12 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   activeRuns = rxgate.activeRuns;
   overload = rxgate.overload;
   listener = rxgate.app;
-  requestClasses = rxgate.requestClasses;
 } else {
   listener = kind === 'pipe' ? pipeRelay(upstreamUrl) : kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
 }
 
 // The same server settings as `startServer`.
-const server: Server = createServer(
-  { ...requestClasses, headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
-  listener,
-);
+const server: Server = createServer({ headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 }, listener);
 const clientErrors: Record<string, number> = {};
 server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
   const code = error.code ?? error.message;
