@@ -14,6 +14,16 @@ const WHERE_IT_GOES = [
     "No one layer dominates: halving the CPU per request means doing less per request in Node's HTTP server itself (fewer objects per request and response, fewer listeners), not removing one library.",
 ].join('');
 
+// Measured once (2026-12-01, issue 26) with `npm run bench:instructions`, not by this script.
+const BY_INSTRUCTIONS = [
+  '**Instructions per request** (issue 26, measured 2026-12-01 with `npm run bench:instructions`): each gateway under `valgrind --tool=callgrind`, 16 clients, 400 unmeasured then 400 measured 8-delta requests, ' +
+    "the instructions its main thread executed between two `callgrind_control --dump`s divided by the requests. Unlike CPU time, the count does not move with the machine's load, so a change of a few per cent shows. " +
+    'Before: rxgate 2.00 M a streaming request (2.35× the pipe, 0.85 M) and 1.91 M a non-streaming one (3.17× the pipe, 0.60 M). ' +
+    "Serving `POST /v1/chat/completions` and `POST /v1/responses` without Express's router (`serveHotRoutes`, the same middleware in the same order) took that to 1.93 M and 1.60 M (2.27× and 2.65×; repeated runs of one build differ by up to 8 %). " +
+    "Making each request and response with Express's prototypes from the start (a server's `IncomingMessage`/`ServerResponse` options), so that Express's own `setPrototypeOf` no longer re-shapes both on every request, took rxgate to 1.41 M and 1.07 M (1.87× and 1.75× the pipe in the same run), " +
+    "but under heavy load the first test of `test/overload.test.ts` then hangs in about half its runs (its open stream's last frames never arrive after a shed request; 4 of 4 pass without it under the same load), so it is not in: the cause is still to be found.",
+].join('');
+
 /** The CPU-per-request figure of BENCHMARKS.md (issue 26, goal 1: at most 2× the pipe floor). */
 export function cpuSection(rows: readonly CpuRow[], plan: CpuPlan): string {
   const of = (target: string, mode: CpuRow['mode']) => rows.find((row) => row.target === target && row.mode === mode);
@@ -40,5 +50,7 @@ export function cpuSection(rows: readonly CpuRow[], plan: CpuPlan): string {
     ),
     '',
     WHERE_IT_GOES,
+    '',
+    BY_INSTRUCTIONS,
   ].join('\n');
 }

@@ -13,15 +13,27 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
+export interface LaunchOptions {
+  /** A command that runs Node under it (`['valgrind', '--tool=callgrind']`, say): the process is that command's. Default: none. */
+  readonly under?: readonly string[];
+}
+
 /**
  * Starts the thing under test in its own Node process (with `--expose-gc`), so the load generator
  * does not share its event loop; compiled with `tsc` first (`buildGateway`), as the product ships.
  * `settings` are `RXGATE_*` variables for rxgate (a store setting makes it open that store).
  */
-export async function launchGateway(kind: GatewayKind, upstreamUrl: string, settings: Record<string, string> = {}): Promise<Gateway> {
+export async function launchGateway(
+  kind: GatewayKind,
+  upstreamUrl: string,
+  settings: Record<string, string> = {},
+  { under = [] }: LaunchOptions = {},
+): Promise<Gateway> {
   await buildGateway();
+  const nodeArgs = ['--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
+  const [command, ...commandArgs] = under;
   const child = fork(COMPILED_GATEWAY, [kind, upstreamUrl, JSON.stringify(settings)], {
-    execArgv: ['--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    ...(command === undefined ? { execArgv: nodeArgs } : { execPath: command, execArgv: [...commandArgs, process.execPath, ...nodeArgs] }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [ready] = (await once(child, 'message')) as [{ type: 'ready'; port: number; healthUrl?: string }];

@@ -1,4 +1,3 @@
-import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import { exhaustMap } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
@@ -10,39 +9,14 @@ import { AnswersInFlight } from '../detached/AnswersInFlight.js';
 import { Followers } from '../detached/Followers.js';
 import { RequestError } from '../errors/RequestError.js';
 import { JobScheduler } from '../jobs/JobScheduler.js';
-import {
-  createJobRoute,
-  deleteJobRoute,
-  jobRunsRoute,
-  listJobsRoute,
-  retrieveJobRoute,
-  runJobNowRoute,
-  setEnabledRoute,
-  updateJobRoute,
-} from '../jobs/jobRoutes.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
 import { ActiveRuns } from '../pipeline/activeRuns.js';
-import {
-  appendItemsRoute,
-  createConversationRoute,
-  deleteConversationRoute,
-  deleteItemRoute,
-  listItemsRoute,
-  retrieveConversationRoute,
-  retrieveItemRoute,
-  updateConversationRoute,
-} from '../conversations/conversationRoutes.js';
 import { createConversationOpener } from '../conversations/createConversationOpener.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { createResponseRoute } from '../responses/createResponseRoute.js';
 import { recoverResponses } from '../responses/recoverResponses.js';
-import { cancelResponseRoute, deleteResponseRoute, inputItemsRoute, retrieveResponseRoute } from '../responses/storedResponseRoutes.js';
-import { approvalRoute } from '../runs/approvalRoute.js';
-import { listRunsRoute } from '../runs/listRunsRoute.js';
 import { recoverRuns } from '../runs/recoverRuns.js';
-import { createRunRoute, retrieveRunRoute, runEventsRoute, stopRunRoute } from '../runs/runRoutes.js';
-import { steerRoute } from '../runs/steerRoute.js';
 import type { Coordinator } from '../store/Coordinator.js';
 import type { KeyLimits } from '../store/KeyLimits.js';
 import { LocalCoordinator } from '../store/LocalCoordinator.js';
@@ -70,6 +44,10 @@ import { traceAgent } from '../agent/traceAgent.js';
 import { NO_TRACING, type Tracing } from '../tracing/Tracing.js';
 import { traceRequests } from './traceRequests.js';
 import { shedWhenOverloaded } from './shedWhenOverloaded.js';
+import { corsFor } from './corsFor.js';
+import { storedRoutes } from './storedRoutes.js';
+import { jobsApi } from './jobsApi.js';
+import { serveHotRoutes, type HotRoute } from './serveHotRoutes.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
   Partial<
@@ -162,28 +140,6 @@ const constant =
   () =>
     value;
 
-const EXPOSED_HEADERS = ['X-Request-Id', 'X-Rxgate-Upstream', 'X-Should-Retry', 'Retry-After', 'Idempotency-Replayed'];
-
-function corsFor(origins: readonly string[]) {
-  return cors({
-    origin: origins.includes('*') ? '*' : [...origins],
-    methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: [
-      'Authorization',
-      'Content-Type',
-      'X-Request-Id',
-      'Idempotency-Key',
-      'Last-Event-ID',
-      'OpenAI-Organization',
-      'OpenAI-Project',
-    ],
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 600,
-    // The preflight is answered by a route of its own below, so that it is logged and counted like any request.
-    preflightContinue: true,
-  });
-}
-
 /** The OpenAI-compatible HTTP API around one agent, as an Express app to listen with or embed. */
 export function createApp(options: CreateAppOptions): RxgateApp {
   const {
@@ -250,12 +206,15 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(logger));
-  if (tracing.enabled) app.use(traceRequests(tracing));
-  // Before CORS and every route: a page on an origin not allowed must not run the agent with a simple request.
-  app.use(refuseCrossSite(config.corsOrigins));
+  const upFront: RequestHandler[] = [
+    requestContext(logger),
+    ...(tracing.enabled ? [traceRequests(tracing)] : []),
+    // Before CORS and every route: a page on an origin not allowed must not run the agent with a simple request.
+    refuseCrossSite(config.corsOrigins),
+    ...(config.corsOrigins.length > 0 ? [corsFor(config.corsOrigins)] : []),
+  ];
+  for (const handler of upFront) app.use(handler);
   if (config.corsOrigins.length > 0) {
-    app.use(corsFor(config.corsOrigins));
     app.options(
       /.*/,
       mount((_req, res) => void res.status(204).end()),
@@ -270,59 +229,57 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();
-  v1.use(shedWhenOverloaded(overload));
-  v1.use(guard);
-  // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
-  v1.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
   // One policy for /v1 and /api: a key's rpm counts its requests to both.
   const keyPolicy = keys ? enforceKeyPolicy(options.keyLimits ?? new LocalKeyLimits(), metrics, config.modelId) : undefined;
-  if (keyPolicy) v1.use(keyPolicy);
+  const v1UpFront: RequestHandler[] = [
+    shedWhenOverloaded(overload),
+    guard,
+    // Any content type is read as JSON: `curl -d` sends form encoding by default, and OpenAI-style clients send JSON anyway.
+    express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }),
+    ...(keyPolicy ? [keyPolicy] : []),
+  ];
+  for (const handler of v1UpFront) v1.use(handler);
   const startedAt = Date.now();
   const models = advertisedModels(agent, config.modelId);
   const knownModel = requireKnownModel(models);
   v1.get('/models', mount(modelsRoute(models, startedAt)));
   v1.get('/models/*id', mount(retrieveModelRoute(models, startedAt)));
-  v1.post('/chat/completions', knownModel, mount(chatCompletionsRoute({ ...stored, operators })));
-  v1.post('/responses', knownModel, mount(createResponseRoute(stored)));
-  v1.get('/responses/:id', mount(retrieveResponseRoute(stored)));
-  v1.get('/responses/:id/input_items', mount(inputItemsRoute(stored)));
-  v1.delete('/responses/:id', mount(deleteResponseRoute(stored)));
-  v1.post('/responses/:id/cancel', mount(cancelResponseRoute(stored)));
-  v1.post('/conversations', mount(createConversationRoute(stored)));
-  v1.get('/conversations/:id', mount(retrieveConversationRoute(stored)));
-  v1.post('/conversations/:id', mount(updateConversationRoute(stored)));
-  v1.delete('/conversations/:id', mount(deleteConversationRoute(stored)));
-  v1.get('/conversations/:id/items', mount(listItemsRoute(stored)));
-  v1.post('/conversations/:id/items', mount(appendItemsRoute(stored)));
-  v1.get('/conversations/:id/items/:itemId', mount(retrieveItemRoute(stored)));
-  v1.delete('/conversations/:id/items/:itemId', mount(deleteItemRoute(stored)));
-  v1.post('/runs', knownModel, mount(createRunRoute(stored)));
-  v1.get('/runs', mount(listRunsRoute(stored)));
-  v1.get('/runs/:id', mount(retrieveRunRoute(stored)));
-  v1.get('/runs/:id/events', mount(runEventsRoute(stored)));
-  v1.post('/runs/:id/stop', mount(stopRunRoute(stored)));
-  v1.post('/runs/:id/approval', mount(approvalRoute(stored)));
-  v1.post('/runs/:id/steer', mount(steerRoute(stored)));
+  const hotRoutes: HotRoute[] = [
+    {
+      method: 'POST',
+      route: v1.route<string>('/chat/completions'),
+      handlers: [knownModel, mount(chatCompletionsRoute({ ...stored, operators }))],
+    },
+    { method: 'POST', route: v1.route<string>('/responses'), handlers: [knownModel, mount(createResponseRoute(stored))] },
+  ];
+  for (const { route, handlers } of hotRoutes) route.post(...handlers);
+  storedRoutes(v1, stored, mount, knownModel);
   app.use('/v1', v1);
 
-  const api = express.Router();
-  api.use(guard);
-  api.use(express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }));
-  if (keyPolicy) api.use(keyPolicy);
-  api.get('/jobs', mount(listJobsRoute(jobs)));
-  api.post('/jobs', mount(createJobRoute(jobs)));
-  api.get('/jobs/:id', mount(retrieveJobRoute(jobs)));
-  api.patch('/jobs/:id', mount(updateJobRoute(jobs)));
-  api.delete('/jobs/:id', mount(deleteJobRoute(jobs)));
-  api.post('/jobs/:id/pause', mount(setEnabledRoute(jobs, false)));
-  api.post('/jobs/:id/resume', mount(setEnabledRoute(jobs, true)));
-  api.post('/jobs/:id/run', mount(runJobNowRoute(jobs)));
-  api.get('/jobs/:id/runs', mount(jobRunsRoute(jobs)));
-  app.use('/api', api);
+  app.use(
+    '/api',
+    jobsApi(jobs, mount, [
+      guard,
+      express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }),
+      ...(keyPolicy ? [keyPolicy] : []),
+    ]),
+  );
 
   app.use((req, _res, next) => {
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));
   });
-  app.use(handleErrors(accessLog));
-  return { app, activeRuns, metrics, readiness, overload, store, detachedRuns: detached, jobScheduler, recovered };
+  const onError = handleErrors(accessLog);
+  app.use(onError);
+  serveHotRoutes(app, { app: upFront, mountPath: '/v1', mounted: v1UpFront, onError }, hotRoutes);
+  return {
+    app,
+    activeRuns,
+    metrics,
+    readiness,
+    overload,
+    store,
+    detachedRuns: detached,
+    jobScheduler,
+    recovered,
+  };
 }
