@@ -9,6 +9,7 @@ import { loadRoutes } from '../src/agent/upstream/loadRoutes.js';
 import { loadConfig } from '../src/config.js';
 import { answerClientError } from '../src/http/answerClientError.js';
 import { createApp } from '../src/http/createApp.js';
+import type { RequestClasses } from '../src/http/expressBorn.js';
 import type { Overload } from '../src/health/overload.js';
 import type { Readiness } from '../src/health/readiness.js';
 import { startHealthServer } from '../src/health/startHealthServer.js';
@@ -58,6 +59,7 @@ let flushTracing = async (): Promise<void> => undefined;
 let overload: Overload | undefined;
 let readiness: Readiness | undefined;
 let listener: RequestListener;
+let requestClasses: RequestClasses | undefined;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   // Never shedding unless a figure asks (figure 7): on a shared machine a slow turn must not turn a figure's requests away.
   const config = loadConfig({ RXGATE_TOOLS: '', RXGATE_MAX_EVENT_LOOP_DELAY_MS: '0', ...settings });
@@ -83,12 +85,16 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   overload = rxgate.overload;
   readiness = rxgate.readiness;
   listener = rxgate.app;
+  requestClasses = rxgate.requestClasses;
 } else {
   listener = kind === 'pipe' ? pipeRelay(upstreamUrl) : kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
 }
 
 // The same server settings as `startServer`.
-const server: Server = createServer({ headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 }, listener);
+const server: Server = createServer(
+  { ...requestClasses, headersTimeout: 15_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
+  listener,
+);
 const clientErrors: Record<string, number> = {};
 server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
   const code = error.code ?? error.message;

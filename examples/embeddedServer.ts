@@ -32,8 +32,9 @@ export async function startEmbeddedServer(port = 8643): Promise<{ server: Server
   const config = loadConfig({ RXGATE_LOG_LEVEL: 'warn' });
   const logger = createLogger(config.logLevel);
   const agent = createOfflineAgent({ logger, tools: BUILTIN_TOOLS, delayMs: 10 });
-  const { app } = createApp({ agent, config, logger, operators: { events: [paced, footer] } });
-  const server = createServer(app).listen(port, '127.0.0.1');
+  const { app, requestClasses } = createApp({ agent, config, logger, operators: { events: [paced, footer] } });
+  // Requests born with Express's prototypes: see `RxgateApp.requestClasses`.
+  const server = createServer({ ...requestClasses }, app).listen(port, '127.0.0.1');
   await once(server, 'listening');
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
 }

@@ -33,6 +33,7 @@ export type { McpServerState, McpServerStatus } from './agent/tools/mcp/mcpServe
 export { loadConfig, SETTINGS, type Config } from './config.js';
 export { createAgentFor } from './createAgentFor.js';
 export { createApp, type AppConfig, type CreateAppOptions, type RxgateApp } from './http/createApp.js';
+export type { RequestClasses } from './http/expressBorn.js';
 export { startServer, type RunningServer, type StartServerOptions } from './http/startServer.js';
 export { createLogger, type Logger } from './logger.js';
 

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { setTimeout as delay } from 'node:timers/promises';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { blockEventLoop } from './support/blockEventLoop.js';
-import { ManualAgent } from './support/manualAgent.js';
+import { ManualAgent, type ManualRun } from './support/manualAgent.js';
 import { readUntil } from './support/readSse.js';
 import { startApp, type TestApp } from './support/startApp.js';
 
@@ -26,13 +25,26 @@ const chat = (url: string) =>
     body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'hi' }] }),
   });
 
+/**
+ * Opens a stream that the agent runs, asking again while it is shed: on a loaded machine a turn of
+ * the test process itself can pass the 50 ms limit before the test has blocked anything.
+ */
+async function openRun(url: string, agent: ManualAgent): Promise<{ run: ManualRun; opened: Promise<Response> }> {
+  for (;;) {
+    const opened = chat(url);
+    const outcome = await Promise.race([agent.started(0).then((run) => ({ run })), opened.then((response) => ({ response }))]);
+    if ('run' in outcome) return { run: outcome.run, opened };
+    expect(outcome.response.status).toBe(503);
+    await outcome.response.body?.cancel();
+  }
+}
+
 describe('overload (RXGATE_MAX_EVENT_LOOP_DELAY_MS)', () => {
   it('sheds new requests with 503 overloaded and Retry-After while a stream already open goes on, and answers /health throughout', async () => {
     const agent = new ManualAgent();
     const { url } = await open(agent, 50);
     // Its headers go out with its first bytes: the agent speaks before the answer is awaited.
-    const opened = chat(url);
-    const run = await agent.started(0);
+    const { run, opened } = await openRun(url, agent);
     run.events.next({ type: 'text', delta: 'before ' });
     const body = (await opened).body!;
     expect(await readUntil(body, (text) => text.includes('before '))).toContain('before ');
@@ -68,11 +80,12 @@ describe('overload (RXGATE_MAX_EVENT_LOOP_DELAY_MS)', () => {
     const { url } = await open(agent, 50);
     blockEventLoop(150);
     expect((await chat(url)).status).toBe(503);
-    await delay(1_300);
-    expect((await fetch(`${url}/health/ready`)).status).toBe(200);
-    const taken = await chat(url);
-    expect(taken.status).toBe(200);
-    await taken.body!.cancel();
+    // Once the loop keeps up (at once on a quiet machine, later on a loaded one), readiness and requests come back.
+    await expect.poll(async () => (await fetch(`${url}/health/ready`)).status, { timeout: 15_000, interval: 100 }).toBe(200);
+    const { run, opened } = await openRun(url, agent);
+    run.events.next({ type: 'text', delta: 'taken' });
+    expect((await opened).status).toBe(200);
+    run.events.complete();
   });
 
   it('sheds nothing with 0, however late the loop', async () => {

@@ -48,6 +48,7 @@ import { corsFor } from './corsFor.js';
 import { storedRoutes } from './storedRoutes.js';
 import { jobsApi } from './jobsApi.js';
 import { serveHotRoutes, type HotRoute } from './serveHotRoutes.js';
+import { expressBorn, type RequestClasses } from './expressBorn.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
   Partial<
@@ -111,6 +112,8 @@ export interface CreateAppOptions {
 
 export interface RxgateApp {
   readonly app: Express;
+  /** For the `node:http` server that listens with `app` (`createServer({ ...requestClasses }, app)`): see `expressBorn`. */
+  readonly requestClasses: RequestClasses;
   readonly activeRuns: ActiveRuns;
   readonly metrics: Metrics;
   readonly readiness: Readiness;
@@ -273,6 +276,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   serveHotRoutes(app, { app: upFront, mountPath: '/v1', mounted: v1UpFront, onError }, hotRoutes);
   return {
     app,
+    requestClasses: expressBorn(app),
     activeRuns,
     metrics,
     readiness,

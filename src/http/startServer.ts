@@ -89,7 +89,7 @@ export async function startServer({
     ? watchKeysFile(config.keysFile, logger, config.apiKey ? apiKeyAsKeys(config.apiKey) : undefined)
     : undefined;
   const keys = watched && (() => watched.current());
-  const { app, activeRuns, jobScheduler, overload, recovered } = createApp({
+  const { app, requestClasses, activeRuns, jobScheduler, overload, recovered } = createApp({
     agent,
     config,
     logger,
@@ -107,6 +107,7 @@ export async function startServer({
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so check often enough to honour them.
   const server = createServer(
     {
+      ...requestClasses,
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),

@@ -23,9 +23,9 @@ export async function startApp(
 ): Promise<TestApp> {
   // Never shed: a test on a busy machine must not get 503 `overloaded` for a slow turn of its loop (test/overload.test.ts asks for it).
   const config = { ...loadConfig({}), maxEventLoopDelayMs: 0, ...overrides };
-  const { app, activeRuns, overload, store, jobScheduler, recovered } = createApp({ ...options, agent, config });
+  const { app, requestClasses, activeRuns, overload, store, jobScheduler, recovered } = createApp({ ...options, agent, config });
   await recovered;
-  const server = createServer(app);
+  const server = createServer({ ...requestClasses }, app);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   overload.start();
