@@ -20,8 +20,8 @@ const BY_INSTRUCTIONS = [
     "the instructions its main thread executed between two `callgrind_control --dump`s divided by the requests. Unlike CPU time, the count does not move with the machine's load, so a change of a few per cent shows. " +
     'Before: rxgate 2.00 M a streaming request (2.35× the pipe, 0.85 M) and 1.91 M a non-streaming one (3.17× the pipe, 0.60 M). ' +
     "Serving `POST /v1/chat/completions` and `POST /v1/responses` without Express's router (`serveHotRoutes`, the same middleware in the same order) took that to 1.93 M and 1.60 M (2.27× and 2.65×; repeated runs of one build differ by up to 8 %). " +
-    "Making each request and response with Express's prototypes from the start (a server's `IncomingMessage`/`ServerResponse` options), so that Express's own `setPrototypeOf` no longer re-shapes both on every request, took rxgate to 1.41 M and 1.07 M (1.87× and 1.75× the pipe in the same run), " +
-    "but under heavy load the first test of `test/overload.test.ts` then hangs in about half its runs (its open stream's last frames never arrive after a shed request; 4 of 4 pass without it under the same load), so it is not in: the cause is still to be found.",
+    "Making each request and response with Express's prototypes from the start (`expressBorn`: a server's `IncomingMessage`/`ServerResponse` options), so that Express's own `setPrototypeOf` no longer re-shapes both on every request, took rxgate to 1.41 M and 1.07 M (1.87× and 1.75× the pipe in the same run). " +
+    "(It was first taken back out because `test/overload.test.ts` then hung under heavy load; the hang was the test's: on a loaded machine its first stream was itself shed, a turn past the test's 50 ms limit before anything was blocked, and it waited for a run that never started.)",
 ].join('');
 
 /** The CPU-per-request figure of BENCHMARKS.md (issue 26, goal 1: at most 2× the pipe floor). */
