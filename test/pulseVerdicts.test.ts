@@ -27,11 +27,13 @@ describe('what the health thread reads from the main thread pulse', () => {
 
   it('carries the beat time and the overload state across threads in shared memory', () => {
     const load = { overloaded: false, delayMs: 3 };
+    const startedAt = Date.now();
     const heartbeat = new Heartbeat(load).start();
     try {
       const before = Date.now();
       expect(readPulse(heartbeat.memory)).toEqual({ beatAt: expect.any(Number), overloadedByMs: undefined });
       expect(readPulse(heartbeat.memory).beatAt).toBeLessThanOrEqual(before);
+      expect(readPulse(heartbeat.memory).beatAt).toBeGreaterThanOrEqual(startedAt);
       load.overloaded = true;
       load.delayMs = 412.4;
       heartbeat.stop();

@@ -1,4 +1,5 @@
 import type { Pulse } from './heartbeat.js';
+import { overloadedBy } from './overloadedBy.js';
 
 /** What the health thread holds the main thread's pulse against. */
 export interface PulseLimits {
@@ -24,5 +25,5 @@ export function overloadReason(pulse: Pulse, now: number, { periodMs, maxDelayMs
   if (maxDelayMs === 0) return undefined;
   const behindMs = Math.max(pulse.overloadedByMs ?? 0, now - pulse.beatAt - periodMs);
   if (pulse.overloadedByMs === undefined && behindMs <= maxDelayMs) return undefined;
-  return `event loop: overloaded, ${Math.round(behindMs)} ms behind (over ${maxDelayMs} ms)`;
+  return `event loop: ${overloadedBy(behindMs, maxDelayMs)}`;
 }

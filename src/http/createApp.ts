@@ -37,6 +37,7 @@ import { modelsRoute, retrieveModelRoute } from './modelsRoute.js';
 import { requireKnownModel } from './requireKnownModel.js';
 import { refuseCrossSite } from './refuseCrossSite.js';
 import { Overload } from '../health/overload.js';
+import { overloadedBy } from '../health/overloadedBy.js';
 import { Readiness } from '../health/readiness.js';
 import { requestContext } from './requestContext.js';
 import { route } from './route.js';
@@ -172,8 +173,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   readiness.add({ name: 'store writable', check: async () => store.checkWritable() });
   readiness.add({
     name: 'event loop',
-    check: async () =>
-      overload.overloaded ? `overloaded, ${Math.round(overload.delayMs)} ms behind (over ${overload.maxDelayMs} ms)` : undefined,
+    check: async () => (overload.overloaded ? overloadedBy(overload.delayMs, overload.maxDelayMs) : undefined),
   });
 
   const accessLog = createAccessLog(metrics);
