@@ -1,6 +1,33 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber } from 'rxjs';
 import { DONE_FRAME } from './done.js';
 import { toErrorFrame } from './toErrorFrame.js';
+
+/** Passes frames on and ends the stream the chat way; an object, not three closures, for every open stream. */
+class ChatStreamEnder implements Observer<string> {
+  constructor(private readonly subscriber: Subscriber<string>) {}
+
+  next(frame: string): void {
+    this.subscriber.next(frame);
+  }
+
+  error(error: unknown): void {
+    let frame: string;
+    // As in `catchError`: an error frame that cannot be made fails the stream with that error.
+    try {
+      frame = toErrorFrame(error);
+    } catch (failure) {
+      this.subscriber.error(failure);
+      return;
+    }
+    this.subscriber.next(frame);
+    this.subscriber.complete();
+  }
+
+  complete(): void {
+    this.subscriber.next(DONE_FRAME);
+    this.subscriber.complete();
+  }
+}
 
 /**
  * `done()` then `errorFrame()` in one subscriber, held by every open chat stream: `[DONE]` after a
@@ -12,26 +39,5 @@ import { toErrorFrame } from './toErrorFrame.js';
  * ```
  */
 export function endChatStream(): MonoTypeOperatorFunction<string> {
-  return (frames$) =>
-    new Observable<string>((subscriber) =>
-      frames$.subscribe({
-        next: (frame) => subscriber.next(frame),
-        error: (error: unknown) => {
-          let frame: string;
-          // As in `catchError`: an error frame that cannot be made fails the stream with that error.
-          try {
-            frame = toErrorFrame(error);
-          } catch (failure) {
-            subscriber.error(failure);
-            return;
-          }
-          subscriber.next(frame);
-          subscriber.complete();
-        },
-        complete: () => {
-          subscriber.next(DONE_FRAME);
-          subscriber.complete();
-        },
-      }),
-    );
+  return (frames$) => new Observable<string>((subscriber) => frames$.subscribe(new ChatStreamEnder(subscriber)));
 }

@@ -1,4 +1,36 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
+
+/** The state of one `toFrames` subscription: an object, not closures, for every open stream. */
+class FrameSerialiser<Out> implements Observer<Out> {
+  constructor(
+    private readonly subscriber: Subscriber<string>,
+    private readonly frame: (message: Out) => string,
+    private readonly isFailure: ((message: Out) => boolean) | undefined,
+    private readonly onFailure: ((error?: unknown) => void) | undefined,
+  ) {}
+
+  next(message: Out): void {
+    let text: string;
+    // A throwing serialiser fails the stream, as it would in `map`, instead of escaping the subscriber.
+    try {
+      if (this.onFailure && this.isFailure?.(message)) this.onFailure();
+      text = this.frame(message);
+    } catch (error) {
+      this.error(error);
+      return;
+    }
+    this.subscriber.next(text);
+  }
+
+  error(error: unknown): void {
+    this.onFailure?.(error);
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.subscriber.complete();
+  }
+}
 
 /**
  * Serialises each of a protocol's messages as its frame, and tells `onFailure` of a message the
@@ -17,26 +49,5 @@ export function toFrames<Out>(
   onFailure?: (error?: unknown) => void,
 ): OperatorFunction<Out, string> {
   return (messages$) =>
-    new Observable<string>((subscriber) => {
-      const fail = (error: unknown) => {
-        onFailure?.(error);
-        subscriber.error(error);
-      };
-      return messages$.subscribe({
-        next: (message) => {
-          let text: string;
-          // A throwing serialiser fails the stream, as it would in `map`, instead of escaping the subscriber.
-          try {
-            if (onFailure && isFailure?.(message)) onFailure();
-            text = frame(message);
-          } catch (error) {
-            fail(error);
-            return;
-          }
-          subscriber.next(text);
-        },
-        error: fail,
-        complete: () => subscriber.complete(),
-      });
-    });
+    new Observable<string>((subscriber) => messages$.subscribe(new FrameSerialiser(subscriber, frame, isFailure, onFailure)));
 }
