@@ -8,7 +8,7 @@ import { InterruptReason } from './interruptReason.js';
  */
 export class Cancellation {
   #reason: InterruptReason | undefined;
-  // Copied on each add, not pushed: a pushed array keeps room for 17, and every open stream holds one with a listener or two.
+  // Copied on each add with `concat`: a pushed or spread array keeps room for 17, and every open stream holds one with a listener or two.
   #listeners: readonly ((reason: InterruptReason) => void)[] = [];
 
   get reason(): InterruptReason {
@@ -21,7 +21,7 @@ export class Cancellation {
 
   /** Runs `listener` when the run is interrupted (metrics time the disconnect-to-interrupt latency with it). */
   onInterrupted(listener: (reason: InterruptReason) => void): void {
-    this.#listeners = [...this.#listeners, listener];
+    this.#listeners = this.#listeners.concat([listener]);
   }
 
   /** Called by `createRun` at the moment it interrupts the run. */

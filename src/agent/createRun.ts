@@ -1,4 +1,4 @@
-import { Observable, from, type ObservableInput } from 'rxjs';
+import { Observable, from, type ObservableInput, type Observer, type Subscriber } from 'rxjs';
 import type { AgentEvent } from './agentEvent.js';
 import type { Cancellation } from './cancellation.js';
 import type { InterruptReason } from './interruptReason.js';
@@ -14,6 +14,27 @@ export interface InterruptibleRun {
 export interface CreateRunOptions {
   /** Where a throwing `interrupt` is reported. Default: a silent logger. */
   readonly logger?: Logger;
+}
+
+/** Passes a run's events on and notes when it settled: an object, not three closures, for every open stream. */
+class RunEvents implements Observer<AgentEvent> {
+  settled = false;
+
+  constructor(private readonly subscriber: Subscriber<AgentEvent>) {}
+
+  next(event: AgentEvent): void {
+    this.subscriber.next(event);
+  }
+
+  error(error: unknown): void {
+    this.settled = true;
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.settled = true;
+    this.subscriber.complete();
+  }
 }
 
 /**
@@ -42,23 +63,13 @@ export function createRun(
 ): Observable<AgentEvent> {
   return new Observable<AgentEvent>((subscriber) => {
     const controller = new AbortController();
-    let settled = false;
     const run = start(controller.signal);
-    const subscription = from(run.events).subscribe({
-      next: (event) => subscriber.next(event),
-      error: (error: unknown) => {
-        settled = true;
-        subscriber.error(error);
-      },
-      complete: () => {
-        settled = true;
-        subscriber.complete();
-      },
-    });
+    const events = new RunEvents(subscriber);
+    const subscription = from(run.events).subscribe(events);
     return () => {
       subscription.unsubscribe();
-      if (settled) return;
-      settled = true;
+      if (events.settled) return;
+      events.settled = true;
       const reason = cancellation.reason;
       controller.abort(reason);
       cancellation.notifyInterrupted();

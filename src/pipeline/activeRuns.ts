@@ -15,7 +15,7 @@ export interface ActiveRun {
  */
 class Entry implements ActiveRun {
   readonly stop$: Observable<void>;
-  // Copied on each change, not pushed: a pushed array keeps room for 17.
+  // Copied on each change with `concat`: a pushed or spread array keeps room for 17.
   #stoppers: readonly Subscriber<void>[] = [];
   #waiters: readonly (() => void)[] = [];
   #finished = false;
@@ -31,7 +31,7 @@ class Entry implements ActiveRun {
         subscriber.complete();
         return;
       }
-      this.#stoppers = [...this.#stoppers, subscriber];
+      this.#stoppers = this.#stoppers.concat([subscriber]);
       return () => (this.#stoppers = this.#stoppers.filter((stopper) => stopper !== subscriber));
     });
   }
@@ -42,7 +42,7 @@ class Entry implements ActiveRun {
 
   finished(): Promise<void> {
     if (this.#finished) return Promise.resolve();
-    return new Promise((resolve) => (this.#waiters = [...this.#waiters, resolve]));
+    return new Promise((resolve) => (this.#waiters = this.#waiters.concat([resolve])));
   }
 
   finish(): void {

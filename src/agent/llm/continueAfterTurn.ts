@@ -1,6 +1,36 @@
-import { from, Observable, type ObservableInput, type OperatorFunction } from 'rxjs';
+import { from, Observable, type ObservableInput, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, Usage } from '../agentEvent.js';
 import type { TurnEnd, TurnEvent } from './toTurnEvents.js';
+
+/** The state of one `continueAfterTurn` subscription: an object, not closures, for every model call. */
+class TurnContinuation implements Observer<TurnEvent> {
+  #end: TurnEnd | undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<AgentEvent>,
+    private readonly next$: (end: TurnEnd) => ObservableInput<AgentEvent>,
+    private readonly onUsage: (usage: Usage) => void,
+  ) {}
+
+  next(event: TurnEvent): void {
+    if (event.type === 'turn_end') {
+      this.#end = event;
+      return;
+    }
+    if (event.type === 'usage') this.onUsage(event.usage);
+    this.subscriber.next(event);
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  // Subscribed with the outer subscriber itself: its unsubscription tears the continuation down.
+  complete(): void {
+    if (this.#end) from(this.next$(this.#end)).subscribe(this.subscriber);
+    else this.subscriber.complete();
+  }
+}
 
 /**
  * Passes a model call's events on, except its `turn_end`, which it keeps: once the call completes,
@@ -21,25 +51,5 @@ export function continueAfterTurn(
   next$: (end: TurnEnd) => ObservableInput<AgentEvent>,
   onUsage: (usage: Usage) => void = () => undefined,
 ): OperatorFunction<TurnEvent, AgentEvent> {
-  return (events$) =>
-    new Observable<AgentEvent>((subscriber) => {
-      let end: TurnEnd | undefined;
-      // Subscribed with the outer subscriber itself: its unsubscription tears the continuation down.
-      const continueWith = () => {
-        if (end) from(next$(end)).subscribe(subscriber);
-        else subscriber.complete();
-      };
-      return events$.subscribe({
-        next: (event) => {
-          if (event.type === 'turn_end') {
-            end = event;
-            return;
-          }
-          if (event.type === 'usage') onUsage(event.usage);
-          subscriber.next(event);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: continueWith,
-      });
-    });
+  return (events$) => new Observable<AgentEvent>((subscriber) => events$.subscribe(new TurnContinuation(subscriber, next$, onUsage)));
 }

@@ -249,7 +249,9 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   function converse(request: AgentRequest, history: readonly ChatMessage[], iteration: number, run: RunState): Observable<AgentEvent> {
     // The steers a person sent since the last model call join the conversation here, at the boundary.
     const steers = run.steers.take();
-    const messages: readonly ChatMessage[] = [...history, ...steers.map((input): ChatMessage => ({ role: 'user', content: input }))];
+    // The history as it is when no steer came: a spread copy keeps room for 17 messages more, for the run's life.
+    const messages: readonly ChatMessage[] =
+      steers.length > 0 ? history.concat(steers.map((input): ChatMessage => ({ role: 'user', content: input }))) : history;
     const { signal } = run;
     logger.debug({ iteration, messages: messages.length, steers: steers.length }, 'calling the upstream model');
     // The tools of this moment: a tool the model was offered is the one that runs, even if the list changes meanwhile.

@@ -1,4 +1,52 @@
-import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  asyncScheduler,
+  Observable,
+  type MonoTypeOperatorFunction,
+  type Observer,
+  type SchedulerAction,
+  type SchedulerLike,
+  type Subscriber,
+  type Subscription,
+} from 'rxjs';
+
+interface TimeOut {
+  readonly subscriber: Subscriber<unknown>;
+  readonly createError: () => Error;
+}
+
+// A function of the action's state, not a closure per model call.
+function timeOut(this: SchedulerAction<TimeOut>, state?: TimeOut): void {
+  state!.subscriber.error(state!.createError());
+}
+
+/** The state of one `firstValueTimeout` subscription: an object, not closures, for every model call. */
+class FirstValueWatch<T> implements Observer<T> {
+  seen = false;
+  timer: Subscription | undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<T>,
+    private readonly counts: (value: T) => boolean,
+  ) {}
+
+  next(value: T): void {
+    if (!this.seen && this.counts(value)) {
+      this.seen = true;
+      // Let go of it too: the action and its state would otherwise live as long as the call.
+      this.timer?.unsubscribe();
+      this.timer = undefined;
+    }
+    this.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.subscriber.complete();
+  }
+}
 
 /**
  * Fails with `createError()` if the source has sent no value `ms` after subscription (the source
@@ -21,24 +69,11 @@ export function firstValueTimeout<T>(
 ): MonoTypeOperatorFunction<T> {
   return (source$) =>
     new Observable<T>((subscriber) => {
-      let timer: Subscription | undefined = undefined;
-      let seen = false;
-      const subscription = source$.subscribe({
-        next: (value) => {
-          if (!seen && counts(value)) {
-            seen = true;
-            // Let go of it too: the action and its closure would otherwise live as long as the call.
-            timer?.unsubscribe();
-            timer = undefined;
-          }
-          subscriber.next(value);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      if (!seen && !subscriber.closed) timer = scheduler.schedule(() => subscriber.error(createError()), ms);
+      const watch = new FirstValueWatch(subscriber, counts);
+      const subscription = source$.subscribe(watch);
+      if (!watch.seen && !subscriber.closed) watch.timer = scheduler.schedule(timeOut, ms, { subscriber, createError });
       return () => {
-        timer?.unsubscribe();
+        watch.timer?.unsubscribe();
         subscription.unsubscribe();
       };
     });

@@ -1,4 +1,41 @@
-import { catchError, defer, tap, throwError, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber } from 'rxjs';
+
+/** The state of one `failOverBeforeCommit` subscription: one object where a defer, a tap and a catchError held two subscribers and their closures. */
+class CommitWatch<T> implements Observer<T> {
+  #committed = false;
+
+  constructor(
+    private readonly subscriber: Subscriber<T>,
+    private readonly commits: (value: T) => boolean,
+    private readonly recover$: (error: unknown) => Observable<T>,
+  ) {}
+
+  next(value: T): void {
+    if (!this.#committed) this.#committed = this.commits(value);
+    this.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    if (this.#committed) {
+      this.subscriber.error(error);
+      return;
+    }
+    let recovery$: Observable<T>;
+    // As in `catchError`: a recovery that throws fails the stream with what it threw.
+    try {
+      recovery$ = this.recover$(error);
+    } catch (failure) {
+      this.subscriber.error(failure);
+      return;
+    }
+    // Subscribed with the outer subscriber itself: its unsubscription tears the recovery down.
+    recovery$.subscribe(this.subscriber);
+  }
+
+  complete(): void {
+    this.subscriber.complete();
+  }
+}
 
 /**
  * The commit point: until a value that `commits` passes, an error is handed to `recover$`, whose
@@ -18,14 +55,5 @@ export function failOverBeforeCommit<T>(
   commits: (value: T) => boolean,
   recover$: (error: unknown) => Observable<T>,
 ): MonoTypeOperatorFunction<T> {
-  return (source$) =>
-    defer(() => {
-      let committed = false;
-      return source$.pipe(
-        tap((value) => {
-          if (!committed) committed = commits(value);
-        }),
-        catchError((error: unknown) => (committed ? throwError(() => error) : recover$(error))),
-      );
-    });
+  return (source$) => new Observable<T>((subscriber) => source$.subscribe(new CommitWatch(subscriber, commits, recover$)));
 }
