@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { ToolCall } from '../agent.js';
 import type { AgentEvent, AgentEventOf, Usage } from '../agentEvent.js';
 import { createTextBuffer } from './createTextBuffer.js';
@@ -33,6 +33,106 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
   return { inputTokens, outputTokens, totalTokens: usage.total_tokens ?? inputTokens + outputTokens };
 }
 
+/** The state of one model call's `toTurnEvents`: an object, not closures, for every open stream. */
+class TurnReader implements Observer<UpstreamChunk> {
+  // Made at the first tool-call fragment: a turn that only talks (most, and every open stream) holds none of it.
+  #toolCalls: ToolCallAssembler | undefined;
+  // Upstream index -> client index, in the order the client calls were recognised.
+  #clientIndexes: Map<number, number> | undefined;
+  #serverIndexes: Set<number> | undefined;
+  // Kept for the assistant message a tool call goes back with: flat, not a rope node per delta.
+  readonly #content = createTextBuffer();
+  #finishReason: string | null = null;
+  #usage: Usage | undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<TurnEvent>,
+    private readonly clientToolNames: ReadonlySet<string>,
+  ) {}
+
+  // rxgate asks for one choice, so a chunk carries at most one reasoning and one content delta,
+  // emitted in that order (then its client tool-call pieces) by the one subscriber every delta
+  // of every answer goes through: no branches, no inner Observable per chunk.
+  next(chunk: UpstreamChunk): void {
+    const { subscriber } = this;
+    if (chunk.usage) this.#usage = toUsage(chunk.usage);
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta;
+    const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+    if (reasoning) subscriber.next({ type: 'reasoning', delta: reasoning });
+    if (choice.finish_reason) this.#finishReason = choice.finish_reason;
+    const text = delta?.content;
+    if (text) {
+      this.#content.append(text);
+      subscriber.next({ type: 'text', delta: text });
+    }
+    for (const fragment of delta?.tool_calls ?? []) {
+      const piece = this.#route(fragment);
+      if (piece) subscriber.next(piece);
+    }
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    if (this.#usage) this.subscriber.next({ type: 'usage', usage: this.#usage });
+    this.subscriber.next(this.#turnEnd());
+    this.subscriber.complete();
+  }
+
+  #route(fragment: UpstreamToolCallDelta): ToolCallDelta | undefined {
+    const toolCalls = (this.#toolCalls ??= createToolCallAssembler());
+    const clientIndexes = (this.#clientIndexes ??= new Map());
+    const serverIndexes = (this.#serverIndexes ??= new Set());
+    const at = toolCalls.add(fragment);
+    if (serverIndexes.has(at)) return undefined;
+    const index = clientIndexes.get(at);
+    if (index !== undefined) {
+      const piece = fragment.function?.arguments;
+      return piece ? { type: 'tool_call_delta', index, arguments: piece } : undefined;
+    }
+    const call = toolCalls.call(at);
+    // No name yet, so no side: its arguments wait in the assembler.
+    if (call.function.name === '') return undefined;
+    if (!this.clientToolNames.has(call.function.name)) {
+      serverIndexes.add(at);
+      return undefined;
+    }
+    clientIndexes.set(at, clientIndexes.size);
+    return {
+      type: 'tool_call_delta',
+      index: clientIndexes.size - 1,
+      id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments,
+    };
+  }
+
+  #turnEnd(): TurnEnd {
+    const end: TurnEnd = {
+      type: 'turn_end',
+      content: this.#content.text(),
+      toolCalls: [],
+      clientToolCalls: [],
+      finishReason: this.#finishReason,
+    };
+    const calls = this.#toolCalls;
+    const clients = this.#clientIndexes;
+    if (!calls || !clients) return end;
+    return {
+      ...end,
+      toolCalls: calls
+        .indexes()
+        .filter((at) => !clients.has(at))
+        .map((at) => calls.call(at)),
+      clientToolCalls: [...clients.keys()].map((at) => calls.call(at)),
+    };
+  }
+}
+
 /**
  * Turns the chunks of one model call into agent events as they arrive (text and reasoning
  * deltas, and the fragments of client tool calls), then one `usage` event for the call and a
@@ -50,89 +150,5 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
  * ```
  */
 export function toTurnEvents({ clientToolNames = NO_NAMES }: TurnEventsOptions = {}): OperatorFunction<UpstreamChunk, TurnEvent> {
-  return (chunks$) =>
-    new Observable<TurnEvent>((subscriber) => {
-      // Made at the first tool-call fragment: a turn that only talks (most, and every open stream) holds none of it.
-      let toolCalls: ToolCallAssembler | undefined;
-      // Upstream index -> client index, in the order the client calls were recognised.
-      let clientIndexes: Map<number, number> | undefined;
-      let serverIndexes: Set<number> | undefined;
-      // Kept for the assistant message a tool call goes back with: flat, not a rope node per delta.
-      const content = createTextBuffer();
-      let finishReason: string | null = null;
-      let usage: Usage | undefined;
-
-      function route(fragment: UpstreamToolCallDelta): ToolCallDelta | undefined {
-        toolCalls ??= createToolCallAssembler();
-        clientIndexes ??= new Map();
-        serverIndexes ??= new Set();
-        const at = toolCalls.add(fragment);
-        if (serverIndexes.has(at)) return undefined;
-        const index = clientIndexes.get(at);
-        if (index !== undefined) {
-          const piece = fragment.function?.arguments;
-          return piece ? { type: 'tool_call_delta', index, arguments: piece } : undefined;
-        }
-        const call = toolCalls.call(at);
-        // No name yet, so no side: its arguments wait in the assembler.
-        if (call.function.name === '') return undefined;
-        if (!clientToolNames.has(call.function.name)) {
-          serverIndexes.add(at);
-          return undefined;
-        }
-        clientIndexes.set(at, clientIndexes.size);
-        return {
-          type: 'tool_call_delta',
-          index: clientIndexes.size - 1,
-          id: call.id,
-          name: call.function.name,
-          arguments: call.function.arguments,
-        };
-      }
-
-      function turnEnd(): TurnEnd {
-        const end: TurnEnd = { type: 'turn_end', content: content.text(), toolCalls: [], clientToolCalls: [], finishReason };
-        const calls = toolCalls;
-        const clients = clientIndexes;
-        if (!calls || !clients) return end;
-        return {
-          ...end,
-          toolCalls: calls
-            .indexes()
-            .filter((at) => !clients.has(at))
-            .map((at) => calls.call(at)),
-          clientToolCalls: [...clients.keys()].map((at) => calls.call(at)),
-        };
-      }
-
-      // rxgate asks for one choice, so a chunk carries at most one reasoning and one content delta,
-      // emitted in that order (then its client tool-call pieces) by the one subscriber every delta
-      // of every answer goes through: no branches, no inner Observable per chunk.
-      return chunks$.subscribe({
-        next: (chunk) => {
-          if (chunk.usage) usage = toUsage(chunk.usage);
-          const choice = chunk.choices?.[0];
-          if (!choice) return;
-          const delta = choice.delta;
-          const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-          if (reasoning) subscriber.next({ type: 'reasoning', delta: reasoning });
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-          const text = delta?.content;
-          if (text) {
-            content.append(text);
-            subscriber.next({ type: 'text', delta: text });
-          }
-          for (const fragment of delta?.tool_calls ?? []) {
-            const piece = route(fragment);
-            if (piece) subscriber.next(piece);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          if (usage) subscriber.next({ type: 'usage', usage });
-          subscriber.next(turnEnd());
-          subscriber.complete();
-        },
-      });
-    });
+  return (chunks$) => new Observable<TurnEvent>((subscriber) => chunks$.subscribe(new TurnReader(subscriber, clientToolNames)));
 }

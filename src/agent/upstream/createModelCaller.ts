@@ -1,4 +1,4 @@
-import { asyncScheduler, defer, identity, switchMap, tap, throwError, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, defer, identity, switchMap, throwError, timer, type Observable, type SchedulerLike } from 'rxjs';
 import type { RunTrace } from '../../tracing/RunTrace.js';
 import { modelNotFound } from '../../errors/modelNotFound.js';
 import { UpstreamError } from '../../errors/UpstreamError.js';
@@ -9,9 +9,9 @@ import type { UpstreamChunk } from '../llm/upstreamChunk.js';
 import { AttemptPlan, type PlannedAttempt } from './AttemptPlan.js';
 import type { AttemptInfo, AttemptObserver } from './AttemptObserver.js';
 import { carriesOutput } from './carriesOutput.js';
-import { countsAgainstUpstream, failureAction } from './failureAction.js';
 import { failOverBeforeCommit } from './failOverBeforeCommit.js';
 import { traceAttempt } from './traceAttempt.js';
+import { watchAttempt } from './watchAttempt.js';
 import { routeFor, type Routes } from './routes.js';
 import { UpstreamState } from './UpstreamState.js';
 
@@ -77,7 +77,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     { candidate, attempt, waitMs }: PlannedAttempt,
   ): Observable<UpstreamChunk> {
     const { state, target, route } = candidate;
-    const { upstream, breaker } = state;
+    const { upstream } = state;
     const info: AttemptInfo = {
       requested: request.route,
       route: route.name,
@@ -89,23 +89,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     const { firstContentMs, totalMs } = upstream.timeouts;
     // The budget bounds the wait for content too; a stream that produces is never cut by it.
     const contentMs = Math.max(1, Math.min(firstContentMs, plan.remainingMs));
-    const reportBreaker = () => observer?.breakerChanged?.(upstream.id, breaker.state);
     return defer(() => {
-      observer?.attemptStarted(info);
-      request.observer?.attemptStarted(info);
-      breaker.begin();
-      state.inFlight++;
-      let ended = false;
-      let committed = false;
-      const end = (outcome: string, settle: () => void) => {
-        if (ended) return;
-        ended = true;
-        state.inFlight--;
-        settle();
-        reportBreaker();
-        observer?.attemptEnded(info, outcome);
-        request.observer?.attemptEnded(info, outcome);
-      };
       const url = `${upstream.url.replace(/\/+$/, '')}/chat/completions`;
       // The timeouts are the attempt's own: inside its span, a timeout is that span's error.
       const attempt$ = (traceHeaders?: Record<string, string>) =>
@@ -137,27 +121,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
           );
       const { trace } = request;
       return (trace ? traceAttempt(trace, info, url, attempt$) : attempt$()).pipe(
-        tap({
-          next: (chunk) => {
-            if (committed || !carriesOutput(chunk)) return;
-            committed = true;
-            breaker.succeed();
-            reportBreaker();
-            if (severalUpstreams) {
-              observer?.attemptCommitted?.(info);
-              request.observer?.attemptCommitted?.(info);
-            }
-          },
-          complete: () => end('success', () => breaker.succeed()),
-          error: (error: unknown) =>
-            end(error instanceof UpstreamError ? error.kind : 'error', () => {
-              if (failureAction(error) === 'next_target') breaker.trip();
-              else if (countsAgainstUpstream(error)) breaker.fail();
-              else breaker.release();
-            }),
-          // A client that left says nothing about the upstream.
-          unsubscribe: () => end('cancelled', () => breaker.release()),
-        }),
+        watchAttempt({ info, state, observer, callObserver: request.observer, tellCommit: severalUpstreams }),
       );
     });
   }

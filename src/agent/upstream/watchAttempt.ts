@@ -1,0 +1,103 @@
+import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber } from 'rxjs';
+import { UpstreamError } from '../../errors/UpstreamError.js';
+import type { UpstreamChunk } from '../llm/upstreamChunk.js';
+import type { AttemptInfo, AttemptObserver } from './AttemptObserver.js';
+import { carriesOutput } from './carriesOutput.js';
+import { countsAgainstUpstream, failureAction } from './failureAction.js';
+import type { UpstreamState } from './UpstreamState.js';
+
+/** One attempt as its upstream's state and the observers of its call see it. */
+export interface WatchedAttempt {
+  readonly info: AttemptInfo;
+  readonly state: UpstreamState;
+  /** The model caller's observer: told of the attempt, and of the breaker after the attempt committed or ended. */
+  readonly observer?: AttemptObserver;
+  /** The model call's own observer: told of the attempt, after the caller's. */
+  readonly callObserver?: AttemptObserver;
+  /** Whether the observers are told of the commit: only when there was a choice of upstream. */
+  readonly tellCommit: boolean;
+}
+
+/** The bookkeeping of one attempt: an object, not a tap's closures, for every open stream. */
+class AttemptWatch implements Observer<UpstreamChunk> {
+  #committed = false;
+  #ended = false;
+
+  constructor(
+    private readonly subscriber: Subscriber<UpstreamChunk>,
+    private readonly attempt: WatchedAttempt,
+  ) {}
+
+  next(chunk: UpstreamChunk): void {
+    if (!this.#committed && carriesOutput(chunk)) {
+      this.#committed = true;
+      const { state, info, observer, callObserver, tellCommit } = this.attempt;
+      state.breaker.succeed();
+      this.#reportBreaker();
+      if (tellCommit) {
+        observer?.attemptCommitted?.(info);
+        callObserver?.attemptCommitted?.(info);
+      }
+    }
+    this.subscriber.next(chunk);
+  }
+
+  error(error: unknown): void {
+    const { breaker } = this.attempt.state;
+    this.end(error instanceof UpstreamError ? error.kind : 'error', () => {
+      if (failureAction(error) === 'next_target') breaker.trip();
+      else if (countsAgainstUpstream(error)) breaker.fail();
+      else breaker.release();
+    });
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.end('success', () => this.attempt.state.breaker.succeed());
+    this.subscriber.complete();
+  }
+
+  /** Only the first end counts: a completion is followed by the unsubscription that says `cancelled`. */
+  end(outcome: string, settle: () => void): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const { state, info, observer, callObserver } = this.attempt;
+    state.inFlight--;
+    settle();
+    this.#reportBreaker();
+    observer?.attemptEnded(info, outcome);
+    callObserver?.attemptEnded(info, outcome);
+  }
+
+  #reportBreaker(): void {
+    const { state, observer } = this.attempt;
+    observer?.breakerChanged?.(state.upstream.id, state.breaker.state);
+  }
+}
+
+/**
+ * Counts an upstream attempt from subscription to its end: starts it on its upstream's breaker and
+ * in-flight count, succeeds the breaker at the first content, and at the end settles the breaker
+ * by how it ended (a client that left says nothing about the upstream) and tells the observers.
+ *
+ * ```
+ * source:     --r--t--|          r = role chunk, t = content
+ * observers:  S----C--E          S = attemptStarted, C = attemptCommitted, E = attemptEnded(success)
+ * ```
+ */
+export function watchAttempt(attempt: WatchedAttempt): MonoTypeOperatorFunction<UpstreamChunk> {
+  return (chunks$) =>
+    new Observable<UpstreamChunk>((subscriber) => {
+      const { state, info, observer, callObserver } = attempt;
+      observer?.attemptStarted(info);
+      callObserver?.attemptStarted(info);
+      state.breaker.begin();
+      state.inFlight++;
+      const watch = new AttemptWatch(subscriber, attempt);
+      const subscription = chunks$.subscribe(watch);
+      return () => {
+        subscription.unsubscribe();
+        watch.end('cancelled', () => state.breaker.release());
+      };
+    });
+}
