@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { MonoTypeOperatorFunction, Observable, SchedulerLike } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable, Observer, SchedulerLike } from 'rxjs';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
@@ -22,6 +22,69 @@ export interface ServeSseOptions<In, Out> {
   readonly scheduler?: SchedulerLike;
 }
 
+/** One SSE response being written: what it counts and how it ends, as an object rather than closures, for every open stream. */
+class SseResponse implements Observer<string> {
+  /** The response must end before the run does (`responseEnd$`). */
+  ended = false;
+  /** The run failed (the protocol's failure frame tells the client). */
+  failed = false;
+  /** How it went, once the response is over. */
+  readonly served: Promise<Served>;
+  // Counted here and added to the metrics once, when the response is over: not per frame.
+  bytes = 0;
+  #keepalives = 0;
+  #resolveServed!: (served: Served) => void;
+
+  constructor(
+    private readonly res: Response,
+    private readonly lifecycle: Lifecycle,
+    private readonly metrics: Metrics,
+    private readonly protocol: Pick<SseProtocol<unknown, unknown>, 'serverEnded'>,
+    private readonly route: string,
+  ) {
+    this.served = new Promise((resolve) => (this.#resolveServed = resolve));
+  }
+
+  next(frame: string): void {
+    if (this.bytes === 0) this.metrics.timeToFirstByte.observe((performance.now() - localsOf(this.res).startedAt) / 1000);
+    this.bytes += Buffer.byteLength(frame);
+    if (frame === KEEPALIVE_FRAME) this.#keepalives++;
+  }
+
+  complete(): void {
+    const { res, lifecycle } = this;
+    if (!this.ended) {
+      res.end();
+      this.#resolve({ outcome: this.failed ? 'error' : 'completed' });
+      return;
+    }
+    const reason = lifecycle.cancellation.reason;
+    if (!res.destroyed && this.protocol.serverEnded) res.write(this.protocol.serverEnded(reason));
+    res.end();
+    this.#resolve({ outcome: outcomeOfInterrupt(reason), interruptReason: reason });
+  }
+
+  error(error: unknown): void {
+    const { res, metrics } = this;
+    res.destroy();
+    if (error instanceof SlowClientError) metrics.slowClientCutoffs.inc();
+    if (error instanceof SlowClientError || error instanceof ClientGoneError) {
+      const reason = this.lifecycle.cancellation.reason;
+      this.#resolve({ outcome: outcomeOfInterrupt(reason), interruptReason: reason });
+      return;
+    }
+    localsOf(res).logger.error({ err: error }, 'stream failed');
+    this.#resolve({ outcome: 'error' });
+  }
+
+  #resolve(fields: Omit<Served, 'bytes' | 'usage'>): void {
+    const { metrics, route } = this;
+    metrics.bytesWritten.inc({ route }, this.bytes);
+    metrics.keepalives.inc({ route }, this.#keepalives);
+    this.#resolveServed({ usage: this.lifecycle.usage, bytes: this.bytes, ...fields });
+  }
+}
+
 /**
  * Answers with `source$` as SSE through the one pipeline, and resolves, once the response is
  * over, to how it went: the outcome, the interrupt reason, the usage, the bytes written. Records
@@ -36,23 +99,11 @@ export function serveSse<In, Out>(
 ): Promise<Served> {
   const { lifecycle, metrics } = options;
   const locals = localsOf(res);
-  const { startedAt } = locals;
   const route = routeOf(req);
   const { cancellation } = lifecycle;
   res.writeHead(200, SSE_HEADERS);
 
-  let firstByte = true;
-  let failed = false;
-  let ended = false;
-  // Counted here and added to the metrics once, when the response is over: not per frame.
-  let bytes = 0;
-  let keepalives = 0;
-  const served = (fields: Omit<Served, 'bytes' | 'usage'>): Served => {
-    metrics.bytesWritten.inc({ route }, bytes);
-    metrics.keepalives.inc({ route }, keepalives);
-    return { usage: lifecycle.usage, bytes, ...fields };
-  };
-
+  const response = new SseResponse(res, lifecycle, metrics, protocol, route);
   const frames$ = ssePipeline(source$, protocol, {
     keepaliveMs: options.keepaliveMs,
     maxBufferedBytes: options.maxBufferedBytes,
@@ -61,47 +112,17 @@ export function serveSse<In, Out>(
     scheduler: options.scheduler,
     sink: res,
     cancellation,
-    clientClose$: responseEnd$(res, lifecycle, metrics, () => (ended = true)),
+    clientClose$: responseEnd$(res, lifecycle, metrics, () => (response.ended = true)),
     onFailure: (error) => {
-      failed = true;
+      response.failed = true;
       // The client reads the cause in the protocol's failure frame; the operator reads it here.
       locals.logger.warn({ err: error }, 'run failed');
     },
     onCompact: () => metrics.slowClientCompactions.inc(),
   });
-  const served$ = new Promise<Served>((resolve) => {
-    frames$.subscribe({
-      next: (frame) => {
-        if (firstByte) metrics.timeToFirstByte.observe((performance.now() - startedAt) / 1000);
-        firstByte = false;
-        bytes += Buffer.byteLength(frame);
-        if (frame === KEEPALIVE_FRAME) keepalives++;
-      },
-      complete: () => {
-        if (!ended) {
-          res.end();
-          resolve(served({ outcome: failed ? 'error' : 'completed' }));
-          return;
-        }
-        const reason = cancellation.reason;
-        if (!res.destroyed && protocol.serverEnded) res.write(protocol.serverEnded(reason));
-        res.end();
-        resolve(served({ outcome: outcomeOfInterrupt(reason), interruptReason: reason }));
-      },
-      error: (error: unknown) => {
-        res.destroy();
-        if (error instanceof SlowClientError) metrics.slowClientCutoffs.inc();
-        if (error instanceof SlowClientError || error instanceof ClientGoneError) {
-          resolve(served({ outcome: outcomeOfInterrupt(cancellation.reason), interruptReason: cancellation.reason }));
-          return;
-        }
-        locals.logger.error({ err: error }, 'stream failed');
-        resolve(served({ outcome: 'error' }));
-      },
-    });
-  });
+  frames$.subscribe(response);
   // A protocol that hands over a frame at once (the role chunk) sends the headers with it, in one
   // write; one that waits (a follower of a quiet run) sends them now, so the client is not left waiting.
-  if (bytes === 0 && !res.writableEnded && !res.destroyed) res.flushHeaders();
-  return served$;
+  if (response.bytes === 0 && !res.writableEnded && !res.destroyed) res.flushHeaders();
+  return response.served;
 }
