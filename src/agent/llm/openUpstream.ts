@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { parseRetryAfter } from '../upstream/parseRetryAfter.js';
+import type { RequestAbort } from './RequestAbort.js';
 import { redactSecret } from './redactSecret.js';
 import { toUpstreamError } from './toUpstreamError.js';
 
@@ -18,6 +19,9 @@ export interface UpstreamPost {
   /** The W3C trace context headers of the attempt's span (`traceparent`), when tracing is on. */
   readonly traceHeaders?: Readonly<Record<string, string>>;
 }
+
+/** A post whose request is aborted by the run's signal or by a `RequestAbort` of the call's own. */
+export type OpenUpstreamPost = Omit<UpstreamPost, 'signal'> & { readonly signal: AbortSignal | RequestAbort };
 
 const MAX_ERROR_BODY = 2000;
 
@@ -63,7 +67,7 @@ export async function openUpstream({
   onResponse,
   dispatcher,
   traceHeaders,
-}: UpstreamPost): Promise<UpstreamResponse> {
+}: OpenUpstreamPost): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (requestId) headers['x-request-id'] = requestId;

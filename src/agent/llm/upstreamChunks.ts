@@ -6,6 +6,7 @@ import { openUpstream, type UpstreamPost } from './openUpstream.js';
 import { redactSecret } from './redactSecret.js';
 import { toUpstreamError } from './toUpstreamError.js';
 import { readUpstreamChunk } from './readUpstreamChunk.js';
+import { RequestAbort } from './RequestAbort.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 
 export interface UpstreamChunksOptions {
@@ -33,9 +34,8 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
   return new Observable<UpstreamChunk>((subscriber) => {
     // Aborted by an unsubscription or by the run's own signal: a listener, not `AbortSignal.any`,
     // whose composite signal and weak references every open stream would hold.
-    const controller = new AbortController();
-    const { signal } = controller;
-    const abortWithRun = () => controller.abort(post.signal.reason);
+    const signal = new RequestAbort();
+    const abortWithRun = () => signal.abort();
     if (post.signal.aborted) abortWithRun();
     else post.signal.addEventListener('abort', abortWithRun, { once: true });
     const { url, apiKey } = post;
@@ -167,7 +167,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
     });
     return () => {
       post.signal.removeEventListener('abort', abortWithRun);
-      if (!settled) controller.abort(new Error('upstream request cancelled'));
+      if (!settled) signal.abort();
     };
   });
 }
