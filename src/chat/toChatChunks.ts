@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import type { AgentEventOf } from '../agent/agentEvent.js';
@@ -23,6 +23,108 @@ function toToolCallDelta({ index, id, name, arguments: fragment }: AgentEventOf<
     : { index, id, type: 'function', function: { name: name ?? '', arguments: fragment } };
 }
 
+const USAGE_NULL = { usage: null };
+const NO_USAGE = {};
+
+/**
+ * Encodes one answer's chunks: an object, not closures, for every open stream. Tool calls are
+ * sequenced as `sequenceToolCalls` does, in this subscriber: one for every delta of the answer,
+ * no concat, map, filter or sequencing stages each holding their own.
+ */
+class ChatChunkEncoder implements Observer<AgentEvent> {
+  private readonly sequence = new ToolCallSequence();
+  private usage = ZERO_USAGE;
+  private finished = false;
+
+  constructor(
+    private readonly subscriber: Subscriber<ChatCompletionChunk>,
+    private readonly meta: ChatCompletionMeta,
+  ) {}
+
+  next(event: AgentEvent): void {
+    if (event.type === 'finish') this.releaseHeld();
+    if (!this.sequence.holds(event)) this.emit(event);
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    const { meta, subscriber } = this;
+    this.releaseHeld();
+    if (!this.finished) subscriber.next(this.chunk({}, 'stop'));
+    if (meta.includeUsage) {
+      subscriber.next({
+        id: meta.id,
+        object: 'chat.completion.chunk',
+        created: meta.created,
+        model: meta.model,
+        choices: [],
+        usage: toChatUsage(this.usage),
+      });
+    }
+    subscriber.complete();
+  }
+
+  chunk(delta: ChatDelta, finishReason: FinishReason | null = null): ChatCompletionChunk {
+    const { meta } = this;
+    return {
+      id: meta.id,
+      object: 'chat.completion.chunk',
+      created: meta.created,
+      model: meta.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      ...(meta.includeUsage ? USAGE_NULL : NO_USAGE),
+    };
+  }
+
+  private toolChunk(progress: RxgateToolProgress): ChatCompletionChunk | undefined {
+    return this.meta.toolProgress ? { ...this.chunk({}), rxgate_tool: progress } : undefined;
+  }
+
+  private emit(event: AgentEvent): void {
+    const encoded = this.encode(event);
+    if (encoded !== undefined) this.subscriber.next(encoded);
+  }
+
+  private releaseHeld(): void {
+    for (const piece of this.sequence.release()) this.emit(piece);
+  }
+
+  // One event makes at most one chunk: map and filter, no inner Observable per delta.
+  private encode(event: AgentEvent): ChatCompletionChunk | undefined {
+    switch (event.type) {
+      case 'text':
+        return event.delta === '' ? undefined : this.chunk({ content: event.delta });
+      case 'reasoning':
+        return event.delta === '' ? undefined : this.chunk({ reasoning_content: event.delta });
+      case 'tool_call_delta':
+        return this.chunk({ tool_calls: [toToolCallDelta(event)] });
+      case 'usage':
+        this.usage = sumUsage(this.usage, event.usage);
+        return undefined;
+      case 'tool_start':
+        return this.toolChunk({ type: 'start', call_id: event.callId, name: event.name, arguments: event.arguments });
+      case 'tool_progress': {
+        const { callId, name, progress, total, message } = event;
+        const reported = { ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
+        return this.toolChunk({ type: 'progress', call_id: callId, name, progress, ...reported });
+      }
+      case 'tool_end': {
+        const outcome = event.error === undefined ? { result: event.result ?? '' } : { error: event.error };
+        return this.toolChunk({ type: 'end', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs });
+      }
+      case 'finish':
+        if (this.finished) return undefined;
+        this.finished = true;
+        return this.chunk({}, event.reason);
+      default:
+        return undefined;
+    }
+  }
+}
+
 /**
  * Encodes agent events as `chat.completion.chunk`s: the role chunk first, one chunk per text or
  * reasoning delta, the finish chunk, and with `includeUsage` a last chunk with `choices: []` and
@@ -44,87 +146,12 @@ function toToolCallDelta({ index, id, name, arguments: fragment }: AgentEventOf<
  * ```
  */
 export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEvent, ChatCompletionChunk> {
-  const usageField = meta.includeUsage ? { usage: null } : {};
-  const chunk = (delta: ChatDelta, finishReason: FinishReason | null = null): ChatCompletionChunk => ({
-    id: meta.id,
-    object: 'chat.completion.chunk',
-    created: meta.created,
-    model: meta.model,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    ...usageField,
-  });
-  const toolChunk = (progress: RxgateToolProgress): ChatCompletionChunk | undefined =>
-    meta.toolProgress ? { ...chunk({}), rxgate_tool: progress } : undefined;
-
   return (events$) =>
     new Observable<ChatCompletionChunk>((subscriber) => {
-      let usage = ZERO_USAGE;
-      let finished = false;
-      // One event makes at most one chunk: map and filter, no inner Observable per delta.
-      function encode(event: AgentEvent): ChatCompletionChunk | undefined {
-        switch (event.type) {
-          case 'text':
-            return event.delta === '' ? undefined : chunk({ content: event.delta });
-          case 'reasoning':
-            return event.delta === '' ? undefined : chunk({ reasoning_content: event.delta });
-          case 'tool_call_delta':
-            return chunk({ tool_calls: [toToolCallDelta(event)] });
-          case 'usage':
-            usage = sumUsage(usage, event.usage);
-            return undefined;
-          case 'tool_start':
-            return toolChunk({ type: 'start', call_id: event.callId, name: event.name, arguments: event.arguments });
-          case 'tool_progress': {
-            const { callId, name, progress, total, message } = event;
-            const reported = { ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
-            return toolChunk({ type: 'progress', call_id: callId, name, progress, ...reported });
-          }
-          case 'tool_end': {
-            const outcome = event.error === undefined ? { result: event.result ?? '' } : { error: event.error };
-            return toolChunk({ type: 'end', call_id: event.callId, name: event.name, ...outcome, duration_ms: event.durationMs });
-          }
-          case 'finish':
-            if (finished) return undefined;
-            finished = true;
-            return chunk({}, event.reason);
-          default:
-            return undefined;
-        }
-      }
-      subscriber.next(chunk({ role: 'assistant' }));
+      const encoder = new ChatChunkEncoder(subscriber, meta);
+      subscriber.next(encoder.chunk({ role: 'assistant' }));
       // A subscriber that left at the role chunk never starts the run.
       if (subscriber.closed) return;
-      // Tool calls sequenced as `sequenceToolCalls` does, in this subscriber: one for every delta of the
-      // answer, no concat, map, filter or sequencing stages each holding their own.
-      const sequence = new ToolCallSequence();
-      const emit = (event: AgentEvent) => {
-        const encoded = encode(event);
-        if (encoded !== undefined) subscriber.next(encoded);
-      };
-      const releaseHeld = () => {
-        for (const piece of sequence.release()) emit(piece);
-      };
-      return events$.subscribe({
-        next: (event) => {
-          if (event.type === 'finish') releaseHeld();
-          if (!sequence.holds(event)) emit(event);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          releaseHeld();
-          if (!finished) subscriber.next(chunk({}, 'stop'));
-          if (meta.includeUsage) {
-            subscriber.next({
-              id: meta.id,
-              object: 'chat.completion.chunk',
-              created: meta.created,
-              model: meta.model,
-              choices: [],
-              usage: toChatUsage(usage),
-            });
-          }
-          subscriber.complete();
-        },
-      });
+      return events$.subscribe(encoder);
     });
 }

@@ -1,4 +1,4 @@
-import { Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber, type Subscription } from 'rxjs';
 import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
@@ -27,6 +27,70 @@ function codePoints(text: string): number {
 }
 
 /**
+ * Caps one answer: an object, not closures, for every answer's life. One subscriber, where map,
+ * takeWhile, filter and concat held five.
+ */
+class OutputCap implements Observer<AgentEvent> {
+  private written = 0;
+  private reached = false;
+  // Assigned once subscribe returns: a source that crosses the limit synchronously is ended after that.
+  private run: Subscription | undefined = undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<AgentEvent>,
+    private readonly maxChars: number,
+    private readonly cancellation: Cancellation,
+    private readonly includeReasoning: boolean,
+  ) {}
+
+  start(events$: Observable<AgentEvent>): Subscription {
+    this.run = events$.subscribe(this);
+    if (this.reached && !this.subscriber.closed) this.endAtLimit();
+    return this.run;
+  }
+
+  next(event: AgentEvent): void {
+    if (this.reached) return;
+    if (!this.counts(event)) {
+      this.subscriber.next(event);
+      return;
+    }
+    const chars = codePoints(event.delta);
+    if (this.written + chars <= this.maxChars) {
+      this.written += chars;
+      this.subscriber.next(event);
+      return;
+    }
+    this.reached = true;
+    this.cancellation.cancelWith(InterruptReason.outputLimitReached);
+    const kept = [...event.delta].slice(0, this.maxChars - this.written).join('');
+    this.written = this.maxChars;
+    if (kept !== '') this.subscriber.next({ ...event, delta: kept });
+    this.endAtLimit();
+  }
+
+  error(error: unknown): void {
+    if (!this.reached) this.subscriber.error(error);
+  }
+
+  complete(): void {
+    if (!this.reached) this.subscriber.complete();
+  }
+
+  private counts(event: AgentEvent): event is Counted {
+    return event.type === 'text' || (this.includeReasoning && event.type === 'reasoning');
+  }
+
+  // The run is unsubscribed (and so interrupted) before the length finish goes out.
+  private endAtLimit(): void {
+    if (!this.run) return;
+    this.run.unsubscribe();
+    this.subscriber.next(LENGTH);
+    this.subscriber.complete();
+  }
+}
+
+/**
  * Caps the text of one answer at `maxChars` characters: the delta that would cross the limit is
  * truncated, a `finish` with reason `length` follows, and the stream completes, which unsubscribes
  * (and so interrupts) the run with reason `Output limit reached`. An answer that only reaches the
@@ -47,49 +111,6 @@ export function maxOutput({ maxChars, cancellation, includeReasoning = false }: 
   if (!Number.isInteger(maxChars) || maxChars < 0) {
     throw new RangeError(`rxgate: maxOutput maxChars must be a whole number of characters, 0 or more; got ${maxChars}`);
   }
-  const counts = (event: AgentEvent): event is Counted => event.type === 'text' || (includeReasoning && event.type === 'reasoning');
   return (events$) =>
-    new Observable<AgentEvent>((subscriber) => {
-      let written = 0;
-      let reached = false;
-      // Assigned once subscribe returns: a source that crosses the limit synchronously is ended after that.
-      let run: Subscription | undefined = undefined;
-      // The run is unsubscribed (and so interrupted) before the length finish goes out. One
-      // subscriber, where map, takeWhile, filter and concat held five for every answer's life.
-      const endAtLimit = () => {
-        if (!run) return;
-        run.unsubscribe();
-        subscriber.next(LENGTH);
-        subscriber.complete();
-      };
-      run = events$.subscribe({
-        next: (event) => {
-          if (reached) return;
-          if (!counts(event)) {
-            subscriber.next(event);
-            return;
-          }
-          const chars = codePoints(event.delta);
-          if (written + chars <= maxChars) {
-            written += chars;
-            subscriber.next(event);
-            return;
-          }
-          reached = true;
-          cancellation.cancelWith(InterruptReason.outputLimitReached);
-          const kept = [...event.delta].slice(0, maxChars - written).join('');
-          written = maxChars;
-          if (kept !== '') subscriber.next({ ...event, delta: kept });
-          endAtLimit();
-        },
-        error: (error: unknown) => {
-          if (!reached) subscriber.error(error);
-        },
-        complete: () => {
-          if (!reached) subscriber.complete();
-        },
-      });
-      if (reached && !subscriber.closed) endAtLimit();
-      return run;
-    });
+    new Observable<AgentEvent>((subscriber) => new OutputCap(subscriber, maxChars, cancellation, includeReasoning).start(events$));
 }

@@ -1,8 +1,51 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber } from 'rxjs';
 import type { AgentEvent, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import { UpstreamError } from '../errors/UpstreamError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
+
+const ignoreUsage = (): void => undefined;
+
+/** Records one run: an object, not closures, held by every open stream for the run's life. */
+class RunRecorder implements Observer<AgentEvent> {
+  private readonly started = performance.now();
+  private sawToken = false;
+  private usage = ZERO_USAGE;
+
+  constructor(
+    private readonly subscriber: Subscriber<AgentEvent>,
+    private readonly metrics: Metrics,
+    private readonly onUsage: (usageSoFar: Usage) => void,
+    private readonly key: string | undefined,
+  ) {}
+
+  next(event: AgentEvent): void {
+    const { metrics, key } = this;
+    if (!this.sawToken && (event.type === 'text' || event.type === 'reasoning')) {
+      this.sawToken = true;
+      metrics.timeToFirstToken.observe((performance.now() - this.started) / 1000);
+    } else if (event.type === 'usage') {
+      this.usage = sumUsage(this.usage, event.usage);
+      metrics.tokens.inc({ direction: 'in' }, event.usage.inputTokens);
+      metrics.tokens.inc({ direction: 'out' }, event.usage.outputTokens);
+      if (key !== undefined) {
+        metrics.keyTokens.inc({ key, direction: 'in' }, event.usage.inputTokens);
+        metrics.keyTokens.inc({ key, direction: 'out' }, event.usage.outputTokens);
+      }
+      this.onUsage(this.usage);
+    }
+    this.subscriber.next(event);
+  }
+
+  error(error: unknown): void {
+    if (error instanceof UpstreamError) this.metrics.upstreamErrors.inc({ kind: error.kind });
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.subscriber.complete();
+  }
+}
 
 /**
  * Records a run's time to first token, its tokens (also for `key`, a key id, when given) and, when it fails upstream, the kind of
@@ -16,37 +59,9 @@ import type { Metrics } from '../metrics/createMetrics.js';
  */
 export function recordRunMetrics(
   metrics: Metrics,
-  onUsage: (usageSoFar: Usage) => void = () => undefined,
+  onUsage: (usageSoFar: Usage) => void = ignoreUsage,
   key?: string,
 ): MonoTypeOperatorFunction<AgentEvent> {
-  return (events$) =>
-    new Observable<AgentEvent>((subscriber) => {
-      const started = performance.now();
-      let sawToken = false;
-      let usage = ZERO_USAGE;
-      // One subscriber for the run's life, where defer and tap held two.
-      return events$.subscribe({
-        next: (event) => {
-          if (!sawToken && (event.type === 'text' || event.type === 'reasoning')) {
-            sawToken = true;
-            metrics.timeToFirstToken.observe((performance.now() - started) / 1000);
-          } else if (event.type === 'usage') {
-            usage = sumUsage(usage, event.usage);
-            metrics.tokens.inc({ direction: 'in' }, event.usage.inputTokens);
-            metrics.tokens.inc({ direction: 'out' }, event.usage.outputTokens);
-            if (key !== undefined) {
-              metrics.keyTokens.inc({ key, direction: 'in' }, event.usage.inputTokens);
-              metrics.keyTokens.inc({ key, direction: 'out' }, event.usage.outputTokens);
-            }
-            onUsage(usage);
-          }
-          subscriber.next(event);
-        },
-        error: (error: unknown) => {
-          if (error instanceof UpstreamError) metrics.upstreamErrors.inc({ kind: error.kind });
-          subscriber.error(error);
-        },
-        complete: () => subscriber.complete(),
-      });
-    });
+  // One subscriber for the run's life, where defer and tap held two.
+  return (events$) => new Observable<AgentEvent>((subscriber) => events$.subscribe(new RunRecorder(subscriber, metrics, onUsage, key)));
 }

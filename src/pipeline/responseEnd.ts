@@ -1,9 +1,46 @@
 import type { Response } from 'express';
-import { Observable } from 'rxjs';
+import { noop, Observable, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
+import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import { onClientClose } from './onClientClose.js';
 import type { Lifecycle } from './lifecycle.js';
+
+/** One subscriber's watch over its response: an object, not closures, for every open stream. It is its own teardown. */
+class ResponseEndWatch implements Unsubscribable {
+  private readonly onClientLeft = this.clientLeft.bind(this);
+  private stopListening: () => void = noop;
+  private stopped: Subscription | undefined = undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<void>,
+    private readonly cancellation: Cancellation,
+    private readonly ended: () => void,
+  ) {}
+
+  start(res: Response, stop$: Observable<void>): this {
+    this.stopListening = onClientClose(res, this.onClientLeft);
+    // An observer with only `next`: stop$ completing (the run was unregistered) does not end the response.
+    this.stopped = stop$.subscribe(this);
+    return this;
+  }
+
+  /** The response ends: stop$ emitted, or the client left. */
+  next(): void {
+    this.ended();
+    this.subscriber.next();
+  }
+
+  unsubscribe(): void {
+    this.stopListening();
+    this.stopped?.unsubscribe();
+  }
+
+  private clientLeft(): void {
+    this.cancellation.cancelWith(InterruptReason.clientDisconnected);
+    this.next();
+  }
+}
 
 /**
  * Emits when a response must end before its run does: the client left (the reason named is
@@ -16,20 +53,9 @@ export function responseEnd$(res: Response, { cancellation, stop$ }: Lifecycle, 
   cancellation.onInterrupted(() => {
     if (endedAt !== undefined) metrics.disconnectToInterrupt.observe((performance.now() - endedAt) / 1000);
   });
-  return new Observable<void>((subscriber) => {
-    const end = () => {
-      endedAt = performance.now();
-      onEnd?.();
-      subscriber.next();
-    };
-    const stopListening = onClientClose(res, () => {
-      cancellation.cancelWith(InterruptReason.clientDisconnected);
-      end();
-    });
-    const stopped = stop$.subscribe(end);
-    return () => {
-      stopListening();
-      stopped.unsubscribe();
-    };
-  });
+  const ended = () => {
+    endedAt = performance.now();
+    onEnd?.();
+  };
+  return new Observable<void>((subscriber) => new ResponseEndWatch(subscriber, cancellation, ended).start(res, stop$));
 }

@@ -1,7 +1,70 @@
-import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  asyncScheduler,
+  Observable,
+  type MonoTypeOperatorFunction,
+  type Observer,
+  type SchedulerLike,
+  type Subscriber,
+  type Subscription,
+  type Unsubscribable,
+} from 'rxjs';
 import { serializeComment } from './serializeFrame.js';
 
 export const KEEPALIVE_FRAME = serializeComment('keepalive');
+
+// Scheduled with the stream's keepalive as its state: one function for every stream, not a closure each.
+const checkOf = (keepalive: Keepalive): void => keepalive.check();
+
+/** One `keepalive` subscription: an object, not closures, for every open stream. It is its own teardown. */
+class Keepalive implements Observer<string>, Unsubscribable {
+  private lastFrameAt: number;
+  private timer: Subscription | undefined = undefined;
+  private source: Subscription | undefined = undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<string>,
+    private readonly ms: number,
+    private readonly scheduler: SchedulerLike,
+  ) {
+    this.lastFrameAt = scheduler.now();
+  }
+
+  start(frames$: Observable<string>): this {
+    this.check();
+    this.source = frames$.subscribe(this);
+    return this;
+  }
+
+  /** Sends a keepalive if the interval has passed since the last frame, then waits out what is left of the next one. */
+  check(): void {
+    if (this.lastFrameAt + this.ms - this.scheduler.now() <= 0) {
+      this.lastFrameAt = this.scheduler.now();
+      this.subscriber.next(KEEPALIVE_FRAME);
+    }
+    if (this.subscriber.closed) return;
+    this.timer = this.scheduler.schedule(checkOf, Math.max(0, this.lastFrameAt + this.ms - this.scheduler.now()), this);
+  }
+
+  next(frame: string): void {
+    this.lastFrameAt = this.scheduler.now();
+    this.subscriber.next(frame);
+  }
+
+  error(error: unknown): void {
+    this.timer?.unsubscribe();
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.timer?.unsubscribe();
+    this.subscriber.complete();
+  }
+
+  unsubscribe(): void {
+    this.timer?.unsubscribe();
+    this.source?.unsubscribe();
+  }
+}
 
 /**
  * Emits a comment frame whenever `ms` pass without a frame, counting from subscription (so a
@@ -18,37 +81,5 @@ export const KEEPALIVE_FRAME = serializeComment('keepalive');
  * ```
  */
 export function keepalive(ms: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<string> {
-  return (frames$) =>
-    new Observable<string>((subscriber) => {
-      let lastFrameAt = scheduler.now();
-      let timer: Subscription | undefined;
-      // Sends a keepalive if the interval has passed since the last frame, then waits out what is left of the next one.
-      const check = () => {
-        if (lastFrameAt + ms - scheduler.now() <= 0) {
-          lastFrameAt = scheduler.now();
-          subscriber.next(KEEPALIVE_FRAME);
-        }
-        if (subscriber.closed) return;
-        timer = scheduler.schedule(check, Math.max(0, lastFrameAt + ms - scheduler.now()));
-      };
-      check();
-      const subscription = frames$.subscribe({
-        next: (frame) => {
-          lastFrameAt = scheduler.now();
-          subscriber.next(frame);
-        },
-        error: (error: unknown) => {
-          timer?.unsubscribe();
-          subscriber.error(error);
-        },
-        complete: () => {
-          timer?.unsubscribe();
-          subscriber.complete();
-        },
-      });
-      return () => {
-        timer?.unsubscribe();
-        subscription.unsubscribe();
-      };
-    });
+  return (frames$) => new Observable<string>((subscriber) => new Keepalive(subscriber, ms, scheduler).start(frames$));
 }

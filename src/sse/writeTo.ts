@@ -1,4 +1,13 @@
-import { asapScheduler, Observable, Subscription, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import {
+  asapScheduler,
+  Observable,
+  type MonoTypeOperatorFunction,
+  type Observer,
+  type SchedulerLike,
+  type Subscriber,
+  type Subscription,
+  type Unsubscribable,
+} from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import { DEFAULTS } from '../config.js';
@@ -21,6 +30,120 @@ export interface WriteToOptions {
 }
 
 const byteLength = (frames: readonly string[]): number => frames.reduce((sum, frame) => sum + Buffer.byteLength(frame), 0);
+const keepAll = (frames: readonly string[]): string[] => [...frames];
+// Scheduled with the writer as its state: one function for every stream, not a closure each.
+const writeTurnOf = (writer: SinkWriter): void => writer.writeTurn();
+
+/** One `writeTo` subscription: an object, not a dozen closures, for every open stream. It is its own teardown. */
+class SinkWriter implements Observer<string>, Unsubscribable {
+  private held: string[] = [];
+  // Kept as a running total: summing `held` on every frame is quadratic in what a slow client owes.
+  private heldBytes = 0;
+  private awaitingDrain = false;
+  private sourceDone = false;
+  private turn = '';
+  private pendingTurn: Subscription | undefined = undefined;
+  private source: Subscription | undefined = undefined;
+  // The sink's listeners, bound once for the writer's life (so that they can be removed): no context to hold.
+  private readonly onWritten = this.afterWrite.bind(this);
+  private readonly onDrain = this.drained.bind(this);
+  private readonly onClose = this.clientClosed.bind(this);
+
+  constructor(
+    private readonly subscriber: Subscriber<string>,
+    private readonly sink: SseSink,
+    private readonly cancellation: Cancellation,
+    private readonly maxBufferedBytes: number,
+    private readonly compact: (frames: readonly string[]) => string[],
+    private readonly onCompact: (() => void) | undefined,
+    private readonly scheduler: SchedulerLike,
+  ) {}
+
+  start(frames$: Observable<string>): this {
+    this.sink.once('close', this.onClose);
+    this.source = frames$.subscribe(this);
+    return this;
+  }
+
+  next(frame: string): void {
+    if (this.awaitingDrain) this.hold(frame);
+    else this.writeNow(frame);
+  }
+
+  error(error: unknown): void {
+    this.writeTurn();
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.sourceDone = true;
+    // What this turn handed over goes out before the response may end.
+    this.writeTurn();
+    if (!this.awaitingDrain) this.subscriber.complete();
+  }
+
+  unsubscribe(): void {
+    this.source?.unsubscribe();
+    this.pendingTurn?.unsubscribe();
+    this.sink.off('drain', this.onDrain);
+    this.sink.off('close', this.onClose);
+  }
+
+  writeTurn(): void {
+    this.pendingTurn?.unsubscribe();
+    this.pendingTurn = undefined;
+    const chunk = this.turn;
+    this.turn = '';
+    if (chunk === '' || this.subscriber.closed) return;
+    if (!this.sink.write(chunk, this.onWritten) && !this.subscriber.closed) {
+      this.awaitingDrain = true;
+      this.sink.once('drain', this.onDrain);
+    }
+  }
+
+  private writeNow(frame: string): void {
+    this.pendingTurn ??= this.scheduler.schedule(writeTurnOf, 0, this);
+    this.turn += frame;
+    this.subscriber.next(frame);
+  }
+
+  private hold(frame: string): void {
+    if (frame === KEEPALIVE_FRAME) return;
+    this.held.push(frame);
+    this.heldBytes += Buffer.byteLength(frame);
+    if (this.heldBytes <= this.maxBufferedBytes) return;
+    this.held = this.compact(this.held);
+    this.onCompact?.();
+    this.heldBytes = byteLength(this.held);
+    if (this.heldBytes > this.maxBufferedBytes) {
+      this.giveUp(InterruptReason.clientTooSlow, new SlowClientError(this.heldBytes, this.maxBufferedBytes));
+    }
+  }
+
+  private afterWrite(error?: Error | null): void {
+    if (error && !this.subscriber.closed) this.giveUp(InterruptReason.clientDisconnected, new ClientGoneError(error));
+  }
+
+  private clientClosed(): void {
+    this.giveUp(InterruptReason.clientDisconnected, new ClientGoneError('closed'));
+  }
+
+  private drained(): void {
+    this.awaitingDrain = false;
+    for (const frame of this.held) this.writeNow(frame);
+    this.held = [];
+    this.heldBytes = 0;
+    if (this.sourceDone) {
+      this.writeTurn();
+      if (!this.awaitingDrain) this.subscriber.complete();
+    }
+  }
+
+  private giveUp(reason: InterruptReason, error: Error): void {
+    this.cancellation.cancelWith(reason);
+    this.subscriber.error(error);
+  }
+}
 
 /**
  * Writes the frames handed over in one turn as one `write` (a burst of upstream deltas costs one
@@ -39,88 +162,10 @@ const byteLength = (frames: readonly string[]): number => frames.reduce((sum, fr
  */
 export function writeTo(
   sink: SseSink,
-  {
-    cancellation,
-    maxBufferedBytes = DEFAULTS.maxBufferedBytes,
-    compact = (frames) => [...frames],
-    onCompact,
-    scheduler = asapScheduler,
-  }: WriteToOptions,
+  { cancellation, maxBufferedBytes = DEFAULTS.maxBufferedBytes, compact = keepAll, onCompact, scheduler = asapScheduler }: WriteToOptions,
 ): MonoTypeOperatorFunction<string> {
   return (frames$) =>
-    new Observable<string>((subscriber) => {
-      let held: string[] = [];
-      // Kept as a running total: summing `held` on every frame is quadratic in what a slow client owes.
-      let heldBytes = 0;
-      let awaitingDrain = false;
-      let sourceDone = false;
-
-      const giveUp = (reason: InterruptReason, error: Error) => {
-        cancellation.cancelWith(reason);
-        subscriber.error(error);
-      };
-      const onWritten = (error?: Error | null) => {
-        if (error && !subscriber.closed) giveUp(InterruptReason.clientDisconnected, new ClientGoneError(error));
-      };
-      const onClose = () => giveUp(InterruptReason.clientDisconnected, new ClientGoneError('closed'));
-      let turn = '';
-      let pendingTurn: Subscription | undefined;
-      const writeTurn = () => {
-        pendingTurn?.unsubscribe();
-        pendingTurn = undefined;
-        const chunk = turn;
-        turn = '';
-        if (chunk === '' || subscriber.closed) return;
-        if (!sink.write(chunk, onWritten) && !subscriber.closed) {
-          awaitingDrain = true;
-          sink.once('drain', onDrain);
-        }
-      };
-      const writeNow = (frame: string) => {
-        pendingTurn ??= scheduler.schedule(writeTurn);
-        turn += frame;
-        subscriber.next(frame);
-      };
-      const hold = (frame: string) => {
-        if (frame === KEEPALIVE_FRAME) return;
-        held.push(frame);
-        heldBytes += Buffer.byteLength(frame);
-        if (heldBytes <= maxBufferedBytes) return;
-        held = compact(held);
-        onCompact?.();
-        heldBytes = byteLength(held);
-        if (heldBytes > maxBufferedBytes) giveUp(InterruptReason.clientTooSlow, new SlowClientError(heldBytes, maxBufferedBytes));
-      };
-      function onDrain() {
-        awaitingDrain = false;
-        for (const frame of held) writeNow(frame);
-        held = [];
-        heldBytes = 0;
-        if (sourceDone) {
-          writeTurn();
-          if (!awaitingDrain) subscriber.complete();
-        }
-      }
-
-      sink.once('close', onClose);
-      const subscription = frames$.subscribe({
-        next: (frame) => (awaitingDrain ? hold(frame) : writeNow(frame)),
-        error: (error: unknown) => {
-          writeTurn();
-          subscriber.error(error);
-        },
-        complete: () => {
-          sourceDone = true;
-          // What this turn handed over goes out before the response may end.
-          writeTurn();
-          if (!awaitingDrain) subscriber.complete();
-        },
-      });
-      return () => {
-        subscription.unsubscribe();
-        pendingTurn?.unsubscribe();
-        sink.off('drain', onDrain);
-        sink.off('close', onClose);
-      };
-    });
+    new Observable<string>((subscriber) =>
+      new SinkWriter(subscriber, sink, cancellation, maxBufferedBytes, compact, onCompact, scheduler).start(frames$),
+    );
 }
