@@ -19,6 +19,8 @@ import { launchUpstream } from './launchUpstream.js';
 
 const CLIENTS = 16;
 const REQUESTS = Number(process.env.BENCH_INSTRUCTIONS_REQUESTS ?? 400);
+/** Deltas per answer: `BENCH_INSTRUCTIONS_DELTAS=2000` weighs the cost per delta over the cost per request. */
+const DELTAS = Number(process.env.BENCH_INSTRUCTIONS_DELTAS ?? 8);
 /** `npm run bench:instructions -- rxgate` measures rxgate alone. */
 const KINDS = (process.argv.length > 2 ? process.argv.slice(2) : ['pipe', 'rxgate']) as GatewayKind[];
 const MODES: readonly CpuMode[] = ['streaming', 'non-streaming'];
@@ -68,7 +70,7 @@ async function measure(gateway: Gateway, client: Agent, dir: string, prefix: str
     return ++dumps;
   };
   for (const mode of MODES) {
-    const body = chatBody({ deltas: 8, everyMs: 0, text: 'Hello ' }, mode === 'streaming');
+    const body = chatBody({ deltas: DELTAS, everyMs: 0, text: 'Hello ' }, mode === 'streaming');
     // Unmeasured: compiled code, open upstream connections.
     await load(client, gateway.origin, body);
     await dump();
@@ -119,7 +121,7 @@ const million = (n: number) => (n / 1e6).toFixed(3);
 const pipeOf = (mode: CpuMode) => rows.find((row) => row.target === 'pipe' && row.mode === mode);
 const ratio = (n: number, pipe: number | undefined) => (pipe === undefined ? '' : (n / pipe).toFixed(2)).padStart(6);
 process.stdout.write(
-  `Instructions per request (millions), ${CLIENTS} clients, ${REQUESTS} measured after ${REQUESTS} warm, 8-delta answers\n`,
+  `Instructions per request (millions), ${CLIENTS} clients, ${REQUESTS} measured after ${REQUESTS} warm, ${DELTAS}-delta answers\n`,
 );
 process.stdout.write('target   mode            main thread  × pipe   all threads  × pipe\n');
 for (const row of rows) {
