@@ -161,4 +161,18 @@ describe('createModelCaller', () => {
       '130:main', // closed again
     ]);
   }));
+
+  it('fails the call with what an attempt observer threw, as a tap would, instead of letting it escape', marbles((m) => {
+    const { open$ } = scripted(() => m.scheduler.now(), { main: [m.cold('-c-|', values)] });
+    const caller = createModelCaller(routes({}, ['main']), { open: open$, scheduler: m.scheduler });
+    const faulty = {
+      attemptStarted: () => undefined,
+      attemptEnded: () => {
+        throw new Error('observer broke');
+      },
+    };
+    const expected = '-c-#';
+
+    m.expect(caller.call({ ...call, observer: faulty })).toBeObservable(expected, values, new Error('observer broke'));
+  }));
 });

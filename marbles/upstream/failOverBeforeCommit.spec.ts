@@ -1,4 +1,5 @@
-import { describe, it } from 'vitest';
+import { Observable, Subject, throwError } from 'rxjs';
+import { describe, expect, it } from 'vitest';
 import { failOverBeforeCommit } from '../../src/agent/upstream/failOverBeforeCommit.js';
 import { marbles } from '../support/marbles.js';
 
@@ -35,4 +36,36 @@ describe('failOverBeforeCommit', () => {
     m.expect(piped$).toBeObservable(expected);
     m.expect(piped$).toBeObservable(expected);
   }));
+
+  it('tears the failed stream down before it subscribes to the recovery, as catchError does', () => {
+    const log: string[] = [];
+    const fail = new Subject<void>();
+    const first$ = new Observable<string>((subscriber) => {
+      log.push('first start');
+      const failing = fail.subscribe(() => subscriber.error(new Error('first')));
+      return () => {
+        failing.unsubscribe();
+        log.push('first teardown');
+      };
+    });
+    const second$ = new Observable<string>((subscriber) => {
+      log.push('second start');
+      subscriber.complete();
+    });
+    first$.pipe(failOverBeforeCommit(commits, () => second$)).subscribe({ complete: () => log.push('done') });
+    fail.next();
+    expect(log).toEqual(['first start', 'first teardown', 'second start', 'done']);
+  });
+
+  it('recovers from a failure that comes while the failed stream is being subscribed to, once that is over', () => {
+    const log: string[] = [];
+    const recover$ = new Observable<string>((subscriber) => {
+      log.push('recovery start');
+      subscriber.complete();
+    });
+    throwError(() => new Error('at once'))
+      .pipe(failOverBeforeCommit(commits, () => recover$))
+      .subscribe({ complete: () => log.push('done') });
+    expect(log).toEqual(['recovery start', 'done']);
+  });
 });

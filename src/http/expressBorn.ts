@@ -15,6 +15,9 @@ type AppPrototypes = { request: object; response: object };
 function bornWith<T extends new (...args: never[]) => object>(base: T, prototype: object): T {
   const Born = class extends (base as unknown as new (...args: unknown[]) => object) {};
   Object.setPrototypeOf(Born.prototype, prototype);
+  // Its own properties too (Express's `app`): mounted in another app, Express re-parents the
+  // prototype onto that app's, and `req.app` must still be this one.
+  Object.defineProperties(Born.prototype, Object.getOwnPropertyDescriptors(prototype));
   return Born as unknown as T;
 }
 

@@ -32,8 +32,8 @@ class SseResponse implements Observer<string> {
   readonly served: Promise<Served>;
   // Counted here and added to the metrics once, when the response is over: not per frame.
   bytes = 0;
-  #keepalives = 0;
-  #resolveServed!: (served: Served) => void;
+  private keepalives = 0;
+  private resolveServed!: (served: Served) => void;
 
   constructor(
     private readonly res: Response,
@@ -42,26 +42,26 @@ class SseResponse implements Observer<string> {
     private readonly protocol: Pick<SseProtocol<unknown, unknown>, 'serverEnded'>,
     private readonly route: string,
   ) {
-    this.served = new Promise((resolve) => (this.#resolveServed = resolve));
+    this.served = new Promise((resolve) => (this.resolveServed = resolve));
   }
 
   next(frame: string): void {
     if (this.bytes === 0) this.metrics.timeToFirstByte.observe((performance.now() - localsOf(this.res).startedAt) / 1000);
     this.bytes += Buffer.byteLength(frame);
-    if (frame === KEEPALIVE_FRAME) this.#keepalives++;
+    if (frame === KEEPALIVE_FRAME) this.keepalives++;
   }
 
   complete(): void {
     const { res, lifecycle } = this;
     if (!this.ended) {
       res.end();
-      this.#resolve({ outcome: this.failed ? 'error' : 'completed' });
+      this.resolve({ outcome: this.failed ? 'error' : 'completed' });
       return;
     }
     const reason = lifecycle.cancellation.reason;
     if (!res.destroyed && this.protocol.serverEnded) res.write(this.protocol.serverEnded(reason));
     res.end();
-    this.#resolve({ outcome: outcomeOfInterrupt(reason), interruptReason: reason });
+    this.resolve({ outcome: outcomeOfInterrupt(reason), interruptReason: reason });
   }
 
   error(error: unknown): void {
@@ -70,18 +70,18 @@ class SseResponse implements Observer<string> {
     if (error instanceof SlowClientError) metrics.slowClientCutoffs.inc();
     if (error instanceof SlowClientError || error instanceof ClientGoneError) {
       const reason = this.lifecycle.cancellation.reason;
-      this.#resolve({ outcome: outcomeOfInterrupt(reason), interruptReason: reason });
+      this.resolve({ outcome: outcomeOfInterrupt(reason), interruptReason: reason });
       return;
     }
     localsOf(res).logger.error({ err: error }, 'stream failed');
-    this.#resolve({ outcome: 'error' });
+    this.resolve({ outcome: 'error' });
   }
 
-  #resolve(fields: Omit<Served, 'bytes' | 'usage'>): void {
+  private resolve(fields: Omit<Served, 'bytes' | 'usage'>): void {
     const { metrics, route } = this;
     metrics.bytesWritten.inc({ route }, this.bytes);
-    metrics.keepalives.inc({ route }, this.#keepalives);
-    this.#resolveServed({ usage: this.lifecycle.usage, bytes: this.bytes, ...fields });
+    metrics.keepalives.inc({ route }, this.keepalives);
+    this.resolveServed({ usage: this.lifecycle.usage, bytes: this.bytes, ...fields });
   }
 }
 

@@ -4,7 +4,7 @@ import type { TurnEnd, TurnEvent } from './toTurnEvents.js';
 
 /** The state of one `continueAfterTurn` subscription: an object, not closures, for every model call. */
 class TurnContinuation implements Observer<TurnEvent> {
-  #end: TurnEnd | undefined;
+  private end: TurnEnd | undefined;
 
   constructor(
     private readonly subscriber: Subscriber<AgentEvent>,
@@ -14,7 +14,7 @@ class TurnContinuation implements Observer<TurnEvent> {
 
   next(event: TurnEvent): void {
     if (event.type === 'turn_end') {
-      this.#end = event;
+      this.end = event;
       return;
     }
     if (event.type === 'usage') this.onUsage(event.usage);
@@ -27,7 +27,7 @@ class TurnContinuation implements Observer<TurnEvent> {
 
   // Subscribed with the outer subscriber itself: its unsubscription tears the continuation down.
   complete(): void {
-    if (this.#end) from(this.next$(this.#end)).subscribe(this.subscriber);
+    if (this.end) from(this.next$(this.end)).subscribe(this.subscriber);
     else this.subscriber.complete();
   }
 }

@@ -36,14 +36,14 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
 /** The state of one model call's `toTurnEvents`: an object, not closures, for every open stream. */
 class TurnReader implements Observer<UpstreamChunk> {
   // Made at the first tool-call fragment: a turn that only talks (most, and every open stream) holds none of it.
-  #toolCalls: ToolCallAssembler | undefined;
+  private toolCalls: ToolCallAssembler | undefined;
   // Upstream index -> client index, in the order the client calls were recognised.
-  #clientIndexes: Map<number, number> | undefined;
-  #serverIndexes: Set<number> | undefined;
+  private clientIndexes: Map<number, number> | undefined;
+  private serverIndexes: Set<number> | undefined;
   // Kept for the assistant message a tool call goes back with: flat, not a rope node per delta.
-  readonly #content = createTextBuffer();
-  #finishReason: string | null = null;
-  #usage: Usage | undefined;
+  private readonly content = createTextBuffer();
+  private finishReason: string | null = null;
+  private usage: Usage | undefined;
 
   constructor(
     private readonly subscriber: Subscriber<TurnEvent>,
@@ -55,20 +55,20 @@ class TurnReader implements Observer<UpstreamChunk> {
   // of every answer goes through: no branches, no inner Observable per chunk.
   next(chunk: UpstreamChunk): void {
     const { subscriber } = this;
-    if (chunk.usage) this.#usage = toUsage(chunk.usage);
+    if (chunk.usage) this.usage = toUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta;
     const reasoning = delta?.reasoning_content ?? delta?.reasoning;
     if (reasoning) subscriber.next({ type: 'reasoning', delta: reasoning });
-    if (choice.finish_reason) this.#finishReason = choice.finish_reason;
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
     const text = delta?.content;
     if (text) {
-      this.#content.append(text);
+      this.content.append(text);
       subscriber.next({ type: 'text', delta: text });
     }
     for (const fragment of delta?.tool_calls ?? []) {
-      const piece = this.#route(fragment);
+      const piece = this.route(fragment);
       if (piece) subscriber.next(piece);
     }
   }
@@ -78,15 +78,15 @@ class TurnReader implements Observer<UpstreamChunk> {
   }
 
   complete(): void {
-    if (this.#usage) this.subscriber.next({ type: 'usage', usage: this.#usage });
-    this.subscriber.next(this.#turnEnd());
+    if (this.usage) this.subscriber.next({ type: 'usage', usage: this.usage });
+    this.subscriber.next(this.turnEnd());
     this.subscriber.complete();
   }
 
-  #route(fragment: UpstreamToolCallDelta): ToolCallDelta | undefined {
-    const toolCalls = (this.#toolCalls ??= createToolCallAssembler());
-    const clientIndexes = (this.#clientIndexes ??= new Map());
-    const serverIndexes = (this.#serverIndexes ??= new Set());
+  private route(fragment: UpstreamToolCallDelta): ToolCallDelta | undefined {
+    const toolCalls = (this.toolCalls ??= createToolCallAssembler());
+    const clientIndexes = (this.clientIndexes ??= new Map());
+    const serverIndexes = (this.serverIndexes ??= new Set());
     const at = toolCalls.add(fragment);
     if (serverIndexes.has(at)) return undefined;
     const index = clientIndexes.get(at);
@@ -111,16 +111,16 @@ class TurnReader implements Observer<UpstreamChunk> {
     };
   }
 
-  #turnEnd(): TurnEnd {
+  private turnEnd(): TurnEnd {
     const end: TurnEnd = {
       type: 'turn_end',
-      content: this.#content.text(),
+      content: this.content.text(),
       toolCalls: [],
       clientToolCalls: [],
-      finishReason: this.#finishReason,
+      finishReason: this.finishReason,
     };
-    const calls = this.#toolCalls;
-    const clients = this.#clientIndexes;
+    const calls = this.toolCalls;
+    const clients = this.clientIndexes;
     if (!calls || !clients) return end;
     return {
       ...end,

@@ -1,8 +1,12 @@
-import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber, type Subscription } from 'rxjs';
 
 /** The state of one `failOverBeforeCommit` subscription: one object where a defer, a tap and a catchError held two subscribers and their closures. */
 class CommitWatch<T> implements Observer<T> {
-  #committed = false;
+  private committed = false;
+  /** The failed stream's subscription, once `subscribe` returned it. */
+  source: Subscription | undefined;
+  /** A recovery from a failure that came while the failed stream was still being subscribed to. */
+  recovery$: Observable<T> | undefined;
 
   constructor(
     private readonly subscriber: Subscriber<T>,
@@ -11,12 +15,12 @@ class CommitWatch<T> implements Observer<T> {
   ) {}
 
   next(value: T): void {
-    if (!this.#committed) this.#committed = this.commits(value);
+    if (!this.committed) this.committed = this.commits(value);
     this.subscriber.next(value);
   }
 
   error(error: unknown): void {
-    if (this.#committed) {
+    if (this.committed) {
       this.subscriber.error(error);
       return;
     }
@@ -28,12 +32,22 @@ class CommitWatch<T> implements Observer<T> {
       this.subscriber.error(failure);
       return;
     }
-    // Subscribed with the outer subscriber itself: its unsubscription tears the recovery down.
-    recovery$.subscribe(this.subscriber);
+    if (this.source) this.recover(recovery$);
+    else this.recovery$ = recovery$;
   }
 
   complete(): void {
     this.subscriber.complete();
+  }
+
+  /**
+   * As in `catchError`: the failed stream is torn down (its request aborted) before the recovery
+   * starts, which is subscribed with the outer subscriber itself, so that its unsubscription tears
+   * the recovery down.
+   */
+  recover(recovery$: Observable<T>): void {
+    this.source!.unsubscribe();
+    recovery$.subscribe(this.subscriber);
   }
 }
 
@@ -55,5 +69,11 @@ export function failOverBeforeCommit<T>(
   commits: (value: T) => boolean,
   recover$: (error: unknown) => Observable<T>,
 ): MonoTypeOperatorFunction<T> {
-  return (source$) => new Observable<T>((subscriber) => source$.subscribe(new CommitWatch(subscriber, commits, recover$)));
+  return (source$) =>
+    new Observable<T>((subscriber) => {
+      const watch = new CommitWatch(subscriber, commits, recover$);
+      watch.source = source$.subscribe(watch);
+      if (watch.recovery$) watch.recover(watch.recovery$);
+      return watch.source;
+    });
 }

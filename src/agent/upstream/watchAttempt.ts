@@ -20,23 +20,23 @@ export interface WatchedAttempt {
 
 /** The bookkeeping of one attempt: an object, not a tap's closures, for every open stream. */
 class AttemptWatch implements Observer<UpstreamChunk> {
-  #committed = false;
-  #ended = false;
+  private committed = false;
+  private ended = false;
 
   constructor(
     private readonly subscriber: Subscriber<UpstreamChunk>,
     private readonly attempt: WatchedAttempt,
   ) {}
 
+  // As in `tap`, an observer that throws fails the stream with what it threw instead of escaping.
   next(chunk: UpstreamChunk): void {
-    if (!this.#committed && carriesOutput(chunk)) {
-      this.#committed = true;
-      const { state, info, observer, callObserver, tellCommit } = this.attempt;
-      state.breaker.succeed();
-      this.#reportBreaker();
-      if (tellCommit) {
-        observer?.attemptCommitted?.(info);
-        callObserver?.attemptCommitted?.(info);
+    if (!this.committed && carriesOutput(chunk)) {
+      this.committed = true;
+      try {
+        this.commit();
+      } catch (failure) {
+        this.subscriber.error(failure);
+        return;
       }
     }
     this.subscriber.next(chunk);
@@ -44,32 +44,52 @@ class AttemptWatch implements Observer<UpstreamChunk> {
 
   error(error: unknown): void {
     const { breaker } = this.attempt.state;
-    this.end(error instanceof UpstreamError ? error.kind : 'error', () => {
-      if (failureAction(error) === 'next_target') breaker.trip();
-      else if (countsAgainstUpstream(error)) breaker.fail();
-      else breaker.release();
-    });
+    try {
+      this.end(error instanceof UpstreamError ? error.kind : 'error', () => {
+        if (failureAction(error) === 'next_target') breaker.trip();
+        else if (countsAgainstUpstream(error)) breaker.fail();
+        else breaker.release();
+      });
+    } catch (failure) {
+      this.subscriber.error(failure);
+      return;
+    }
     this.subscriber.error(error);
   }
 
   complete(): void {
-    this.end('success', () => this.attempt.state.breaker.succeed());
+    try {
+      this.end('success', () => this.attempt.state.breaker.succeed());
+    } catch (failure) {
+      this.subscriber.error(failure);
+      return;
+    }
     this.subscriber.complete();
   }
 
   /** Only the first end counts: a completion is followed by the unsubscription that says `cancelled`. */
   end(outcome: string, settle: () => void): void {
-    if (this.#ended) return;
-    this.#ended = true;
+    if (this.ended) return;
+    this.ended = true;
     const { state, info, observer, callObserver } = this.attempt;
     state.inFlight--;
     settle();
-    this.#reportBreaker();
+    this.reportBreaker();
     observer?.attemptEnded(info, outcome);
     callObserver?.attemptEnded(info, outcome);
   }
 
-  #reportBreaker(): void {
+  private commit(): void {
+    const { state, info, observer, callObserver, tellCommit } = this.attempt;
+    state.breaker.succeed();
+    this.reportBreaker();
+    if (tellCommit) {
+      observer?.attemptCommitted?.(info);
+      callObserver?.attemptCommitted?.(info);
+    }
+  }
+
+  private reportBreaker(): void {
     const { state, observer } = this.attempt;
     observer?.breakerChanged?.(state.upstream.id, state.breaker.state);
   }
