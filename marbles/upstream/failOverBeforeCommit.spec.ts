@@ -39,10 +39,10 @@ describe('failOverBeforeCommit', () => {
 
   it('tears the failed stream down before it subscribes to the recovery, as catchError does', () => {
     const log: string[] = [];
-    const fail = new Subject<void>();
+    const fail$ = new Subject<void>();
     const first$ = new Observable<string>((subscriber) => {
       log.push('first start');
-      const failing = fail.subscribe(() => subscriber.error(new Error('first')));
+      const failing = fail$.subscribe(() => subscriber.error(new Error('first')));
       return () => {
         failing.unsubscribe();
         log.push('first teardown');
@@ -53,7 +53,7 @@ describe('failOverBeforeCommit', () => {
       subscriber.complete();
     });
     first$.pipe(failOverBeforeCommit(commits, () => second$)).subscribe({ complete: () => log.push('done') });
-    fail.next();
+    fail$.next();
     expect(log).toEqual(['first start', 'first teardown', 'second start', 'done']);
   });
 
