@@ -3,36 +3,37 @@ import {
   Observable,
   type MonoTypeOperatorFunction,
   type Observer,
-  type SchedulerAction,
   type SchedulerLike,
   type Subscriber,
   type Subscription,
+  type Unsubscribable,
 } from 'rxjs';
 
-interface TimeOut {
-  readonly subscriber: Subscriber<unknown>;
-  readonly createError: () => Error;
-}
+// Scheduled with the watch as its state: one function for every model call, not a closure each.
+const timeOutOf = (watch: FirstValueWatch<unknown>): void => watch.timeOut();
 
-// A function of the action's state, not a closure per model call.
-function timeOut(this: SchedulerAction<TimeOut>, state?: TimeOut): void {
-  state!.subscriber.error(state!.createError());
-}
-
-/** The state of one `firstValueTimeout` subscription: an object, not closures, for every model call. */
-class FirstValueWatch<T> implements Observer<T> {
-  seen = false;
-  timer: Subscription | undefined;
+/** One `firstValueTimeout` subscription: an object, not closures, for every model call. It is its own teardown. */
+class FirstValueWatch<T> implements Observer<T>, Unsubscribable {
+  private seen = false;
+  private timer: Subscription | undefined;
+  private source: Subscription | undefined;
 
   constructor(
     private readonly subscriber: Subscriber<T>,
+    private readonly createError: () => Error,
     private readonly counts: (value: T) => boolean,
   ) {}
+
+  start(source$: Observable<T>, ms: number, scheduler: SchedulerLike): this {
+    this.source = source$.subscribe(this);
+    if (!this.seen && !this.subscriber.closed) this.timer = scheduler.schedule(timeOutOf, ms, this as FirstValueWatch<unknown>);
+    return this;
+  }
 
   next(value: T): void {
     if (!this.seen && this.counts(value)) {
       this.seen = true;
-      // Let go of it too: the action and its state would otherwise live as long as the call.
+      // Let go of it too: the action would otherwise live as long as the call.
       this.timer?.unsubscribe();
       this.timer = undefined;
     }
@@ -45,6 +46,15 @@ class FirstValueWatch<T> implements Observer<T> {
 
   complete(): void {
     this.subscriber.complete();
+  }
+
+  timeOut(): void {
+    this.subscriber.error(this.createError());
+  }
+
+  unsubscribe(): void {
+    this.timer?.unsubscribe();
+    this.source?.unsubscribe();
   }
 }
 
@@ -67,14 +77,5 @@ export function firstValueTimeout<T>(
   scheduler: SchedulerLike = asyncScheduler,
   counts: (value: T) => boolean = () => true,
 ): MonoTypeOperatorFunction<T> {
-  return (source$) =>
-    new Observable<T>((subscriber) => {
-      const watch = new FirstValueWatch(subscriber, counts);
-      const subscription = source$.subscribe(watch);
-      if (!watch.seen && !subscriber.closed) watch.timer = scheduler.schedule(timeOut, ms, { subscriber, createError });
-      return () => {
-        watch.timer?.unsubscribe();
-        subscription.unsubscribe();
-      };
-    });
+  return (source$) => new Observable<T>((subscriber) => new FirstValueWatch(subscriber, createError, counts).start(source$, ms, scheduler));
 }

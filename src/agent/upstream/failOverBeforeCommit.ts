@@ -4,15 +4,21 @@ import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscrib
 class CommitWatch<T> implements Observer<T> {
   private committed = false;
   /** The failed stream's subscription, once `subscribe` returned it. */
-  source: Subscription | undefined;
+  private source: Subscription | undefined;
   /** A recovery from a failure that came while the failed stream was still being subscribed to. */
-  recovery$: Observable<T> | undefined;
+  private recovery$: Observable<T> | undefined;
 
   constructor(
     private readonly subscriber: Subscriber<T>,
     private readonly commits: (value: T) => boolean,
     private readonly recover$: (error: unknown) => Observable<T>,
   ) {}
+
+  start(source$: Observable<T>): Subscription {
+    this.source = source$.subscribe(this);
+    if (this.recovery$) this.recover(this.recovery$);
+    return this.source;
+  }
 
   next(value: T): void {
     if (!this.committed) this.committed = this.commits(value);
@@ -45,7 +51,7 @@ class CommitWatch<T> implements Observer<T> {
    * starts, which is subscribed with the outer subscriber itself, so that its unsubscription tears
    * the recovery down.
    */
-  recover(recovery$: Observable<T>): void {
+  private recover(recovery$: Observable<T>): void {
     this.source!.unsubscribe();
     recovery$.subscribe(this.subscriber);
   }
@@ -69,11 +75,5 @@ export function failOverBeforeCommit<T>(
   commits: (value: T) => boolean,
   recover$: (error: unknown) => Observable<T>,
 ): MonoTypeOperatorFunction<T> {
-  return (source$) =>
-    new Observable<T>((subscriber) => {
-      const watch = new CommitWatch(subscriber, commits, recover$);
-      watch.source = source$.subscribe(watch);
-      if (watch.recovery$) watch.recover(watch.recovery$);
-      return watch.source;
-    });
+  return (source$) => new Observable<T>((subscriber) => new CommitWatch(subscriber, commits, recover$).start(source$));
 }
