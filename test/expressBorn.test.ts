@@ -34,9 +34,16 @@ function innerApp(): Express {
 describe('expressBorn', () => {
   it("makes a server's requests and responses with the app's prototypes from the start", async () => {
     const inner = innerApp();
-    const url = await listen(createServer({ ...expressBorn(inner) }, inner));
+    const handle = createServer({ ...expressBorn(inner) }, inner);
+    // Before Express's own handler, which would set the prototypes itself.
+    const born: boolean[] = [];
+    handle.prependListener('request', (req, res) => {
+      born.push(Object.getPrototypeOf(req) === inner.request, Object.getPrototypeOf(res) === inner.response);
+    });
+    const url = await listen(handle);
     const response = await fetch(`${url}/who`);
     expect(await response.json()).toEqual({ ownApp: true, sameRequest: true, sameResponse: true });
+    expect(born).toEqual([true, true]);
   });
 
   it('keeps req.app and its settings when the app is mounted in another one', async () => {
