@@ -13,9 +13,14 @@ export interface LatencyRow {
   readonly addedP99: number;
 }
 
+const MODES = ['non-streaming', 'streaming'] as const;
+
 /**
- * Sequential requests, the targets interleaved request by request so that the machine's noise
- * falls on all of them alike; the first `warmup` rounds are not counted.
+ * Sequential requests, one at a time: each round makes one request of each mode to each target in
+ * turn, so that the machine's noise falls on all of them alike. The first `warmup` rounds are not
+ * counted; they cover both modes, so that every process has compiled both paths before anything
+ * counts (warming one mode and measuring it, then the other, counted the second path's JIT in the
+ * first one's figures).
  */
 export async function measureAddedLatency(
   client: Agent,
@@ -23,30 +28,30 @@ export async function measureAddedLatency(
   targets: readonly { name: string; origin: string }[],
   { rounds, warmup }: { rounds: number; warmup: number },
 ): Promise<LatencyRow[]> {
-  const rows: LatencyRow[] = [];
   const direct = { name: 'upstream directly', origin: upstream.baseUrl.replace(/\/v1$/, '') };
-  for (const mode of ['non-streaming', 'streaming'] as const) {
-    const body = chatBody({ deltas: 8, everyMs: 0, text: 'Hello ' }, mode === 'streaming');
-    const all = [direct, ...targets];
-    const samples = all.map((): number[] => []);
-    for (let round = 0; round < warmup + rounds; round++) {
+  const all = [direct, ...targets];
+  const bodies = MODES.map((mode) => chatBody({ deltas: 8, everyMs: 0, text: 'Hello ' }, mode === 'streaming'));
+  const samples = MODES.map(() => all.map((): number[] => []));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (const [m, body] of bodies.entries()) {
       for (const [i, target] of all.entries()) {
         const ms = await timeOne(client, target.origin, body);
-        if (round >= warmup) samples[i]!.push(ms);
+        if (round >= warmup) samples[m]![i]!.push(ms);
       }
     }
-    const base = samples[0]!;
-    for (const [i, target] of all.entries()) {
-      const own = samples[i]!;
-      rows.push({
+  }
+  return MODES.flatMap((mode, m) => {
+    const base = samples[m]![0]!;
+    return all.map((target, i) => {
+      const own = samples[m]![i]!;
+      return {
         mode,
         target: target.name,
         median: median(own),
         p99: p99(own),
         addedMedian: median(own) - median(base),
         addedP99: p99(own) - p99(base),
-      });
-    }
-  }
-  return rows;
+      };
+    });
+  });
 }

@@ -12,7 +12,7 @@ const rows = await measureAddedLatency(
   client,
   upstream,
   gateways.map((gateway) => ({ name: gateway.kind, origin: gateway.origin })),
-  { rounds, warmup: Math.ceil(rounds / 10) },
+  { rounds, warmup: Math.ceil(rounds / 2) },
 );
 await client.close();
 for (const gateway of gateways) await gateway.stop();

@@ -40,7 +40,7 @@ function latencySection(rows: readonly LatencyRow[]): string {
     '',
     `Target: under 0.5 ms median added. ${verdict(worst < 0.5, `by ${fixed(worst - 0.5, 2)} ms`)}: rxgate adds ${rx.map((row) => `${fixed(row.addedMedian, 3)} ms (${row.mode})`).join(' and ')} at the median.`,
     '',
-    "Sequential requests, one at a time, an 8-delta answer; the targets take turns request by request. Streaming is timed to the last byte (`[DONE]`). Non-streaming through rxgate still streams from the upstream (the agent always does) and answers one `chat.completion`; straight to the upstream it is the upstream's own JSON answer.",
+    "Sequential requests, one at a time, an 8-delta answer; each round makes one request of each mode to each target in turn, and the unmeasured warm-up rounds cover both modes, so that every process has compiled both paths before anything counts. Streaming is timed to the last byte (`[DONE]`). Non-streaming through rxgate still streams from the upstream (the agent always does) and answers one `chat.completion`; straight to the upstream it is the upstream's own JSON answer.",
     '',
     '| Mode | Target | Median ms | p99 ms | Added median ms | Added p99 ms |',
     '| --- | --- | ---: | ---: | ---: | ---: |',
@@ -336,10 +336,12 @@ function goals(report: Report): string {
       `| 2. ${size} concurrent streams | all open at once, all complete right, loop p99 ≤ 1.5× pipe | ${count(openAtOnce(rxBig))} open at once, ${count(rxBig.completed)}/${count(largest)} complete, loop p99 ${fixed(rxBig.openingDelay.p99, 1)} ms opening and held (${fixed(opening, 2)}×), ${fixed(rxBig.streamingDelay.p99, 1)} ms streaming (${fixed(streaming, 2)}×) | ${count(openAtOnce(pipeBig))} open, ${count(pipeBig.completed)}/${count(largest)}, ${fixed(pipeBig.openingDelay.p99, 1)} ms, ${fixed(pipeBig.streamingDelay.p99, 1)} ms | ${met ? 'met' : 'missed'} |`,
     );
   }
-  const added = (target: string) => rowOf(latency, target, (row) => row.mode === 'streaming').addedMedian;
+  const added = (target: string, mode: LatencyRow['mode']) => rowOf(latency, target, (row) => row.mode === mode).addedMedian;
   if (latency.some((row) => row.target === 'pipe')) {
+    const over = (mode: LatencyRow['mode']) => added('rxgate', mode) - added('pipe', mode);
+    const modes = ['streaming', 'non-streaming'] as const;
     lines.push(
-      `| 3. Added latency, median (streaming, one client) | ≤ pipe + 0.3 ms | ${fixed(added('rxgate'), 2)} ms (pipe + ${fixed(added('rxgate') - added('pipe'), 2)}) | ${fixed(added('pipe'), 2)} ms | ${added('rxgate') <= added('pipe') + 0.3 ? 'met' : 'missed'} |`,
+      `| 3. Added latency, median (one client; issue 26: streaming and non-streaming) | ≤ pipe + 0.3 ms | ${modes.map((mode) => `${fixed(added('rxgate', mode), 2)} ms ${mode} (pipe + ${fixed(over(mode), 2)})`).join(', ')} | ${modes.map((mode) => `${fixed(added('pipe', mode), 2)} ms`).join(', ')} | ${modes.every((mode) => over(mode) <= 0.3) ? 'met' : 'missed'} |`,
     );
   }
   if (throughput.some((row) => row.target === 'pipe')) {

@@ -25,7 +25,7 @@ import { measureTracingCost } from './tracingCost.js';
 /** `npm run bench -- --quick` (or `BENCH_QUICK=1`) runs every figure small, under a minute, to check the harness; the committed file is a full run. */
 const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
 const plan = {
-  latency: quick ? { rounds: 20, warmup: 5 } : { rounds: 2_000, warmup: 200 },
+  latency: quick ? { rounds: 20, warmup: 5 } : { rounds: 2_000, warmup: 1_000 },
   loadedLatency: { levels: [1, 16, 64, 256], ...(quick ? { requests: 32, warmup: 0 } : { requests: 2_048, warmup: 256 }) },
   throughput: quick ? { deltas: 5_000, rounds: 2 } : { deltas: 50_000, rounds: 15 },
   cancellation: quick ? { trials: 10, warmup: 3 } : { trials: 300, warmup: 20 },
