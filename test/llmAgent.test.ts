@@ -101,6 +101,31 @@ describe('the LLM agent against a scripted upstream', () => {
     expect(log.lines.filter((line) => line.msg === 'llm run interrupted')).toEqual([]);
   });
 
+  it('reads every text exactly whether its frame repeats the last one but for the text (read without parsing) or not', async () => {
+    const texts = ['Plain', ' text', ' "quoted"', ' line\nbreak', ' back\\slash', ' é😀\u2028', '', ' plain', ' again'];
+    const { agent } = await agentFor([
+      {
+        steps: [
+          frames.role(),
+          ...texts.slice(0, 4).map(frames.text),
+          { chunk: { id: 'chatcmpl-up', system_fingerprint: 'fp', choices: [{ index: 0, delta: { content: ' other' } }] } },
+          { chunk: { id: 'chatcmpl-up', system_fingerprint: 'fp', choices: [{ index: 0, delta: { content: ' shape' } }] } },
+          frames.reasoning('thinking'),
+          ...texts.slice(4).map(frames.text),
+          frames.finish('stop'),
+          frames.done(),
+        ],
+      },
+    ]);
+
+    const { events, error } = await collectRun(agent.run(QUESTION, new Cancellation()));
+
+    expect(error).toBeUndefined();
+    const deltas = (type: 'text' | 'reasoning') => events.flatMap((event) => (event.type === type ? [event.delta] : []));
+    expect(deltas('text')).toEqual([...texts.slice(0, 4), ' other', ' shape', ...texts.slice(4)].filter((text) => text !== ''));
+    expect(deltas('reasoning')).toEqual(['thinking']);
+  });
+
   it('runs two parallel tool calls concurrently, sends their results back, and streams the final answer', async () => {
     const { agent, upstream } = await agentFor([parallelToolCalls(), answer('It is late, ', 'and 6*7 is 42.')]);
 

@@ -4,6 +4,7 @@ import { UpstreamError } from '../../errors/UpstreamError.js';
 import { createFrameMeter } from './createFrameMeter.js';
 import { openUpstream, type UpstreamPost } from './openUpstream.js';
 import { redactSecret } from './redactSecret.js';
+import { TextFrameTemplate } from './TextFrameTemplate.js';
 import { toUpstreamError } from './toUpstreamError.js';
 import { readUpstreamChunk } from './readUpstreamChunk.js';
 import { RequestAbort } from './RequestAbort.js';
@@ -23,7 +24,8 @@ export interface UpstreamChunksOptions {
  * of `post.signal`; an abort is never reported as an error (nobody is listening any more).
  * Failures are `UpstreamError`s: an `{"error": ...}` frame; a `malformed_frame` for a frame that
  * is not JSON, a chunk that does not match `upstreamChunkSchema`, or an event longer than
- * `maxFrameBytes`; and a body that ends before `[DONE]` or a `finish_reason`.
+ * `maxFrameBytes`; and a body that ends before `[DONE]` or a `finish_reason`. A frame that repeats
+ * the last text frame byte for byte but for its text is read without parsing (`TextFrameTemplate`).
  *
  * ```
  * upstream:  --c--c--c--[DONE]
@@ -50,9 +52,15 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
       let done = false;
       let failure: UpstreamError | undefined;
       let first = true;
+      const template = new TextFrameTemplate();
       const parser = createParser({
         onEvent({ data }) {
           if (done || failure) return;
+          const templated = template.read(data);
+          if (templated) {
+            subscriber.next(templated);
+            return;
+          }
           if (data.trim() === '[DONE]') {
             done = true;
             return;
@@ -89,6 +97,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
             return;
           }
           let { chunk } = read;
+          template.learn(data, chunk);
           if (first) {
             first = false;
             const { id, model } = json as Record<string, unknown>;

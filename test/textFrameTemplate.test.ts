@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { readUpstreamChunk } from '../src/agent/llm/readUpstreamChunk.js';
+import { TextFrameTemplate } from '../src/agent/llm/TextFrameTemplate.js';
+import type { UpstreamChunk } from '../src/agent/llm/upstreamChunk.js';
+
+/** What `upstreamChunks` reads of a frame by parsing it. */
+function parsed(data: string): UpstreamChunk | undefined {
+  const read = readUpstreamChunk(JSON.parse(data));
+  return 'chunk' in read ? read.chunk : undefined;
+}
+
+/** Feeds the frames as `upstreamChunks` does: the template's chunk, else the parsed one, which it then learns. */
+function feed(template: TextFrameTemplate, frames: readonly string[]): { templated: boolean[]; chunks: (UpstreamChunk | undefined)[] } {
+  const templated: boolean[] = [];
+  const chunks = frames.map((data) => {
+    const fast = template.read(data);
+    templated.push(fast !== undefined);
+    if (fast) return fast;
+    const chunk = parsed(data);
+    if (chunk) template.learn(data, chunk);
+    return chunk;
+  });
+  return { templated, chunks };
+}
+
+const vllm = (content: string, extra = '') =>
+  `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m"${extra},"choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"logprobs":null,"finish_reason":null}]}`;
+const spaced = (content: string) =>
+  `{"id": "c", "choices": [{"index": 0, "delta": {"role": null, "content": ${JSON.stringify(content)}, "reasoning_content": null}, "finish_reason": null}]}`;
+
+describe('TextFrameTemplate', () => {
+  it('reads the frames after a text frame as parsing them would, whatever the spacing', () => {
+    for (const frame of [vllm, spaced]) {
+      const frames = ['Hello', ' world', '', ' and', 'é 😀 \u2028'].map((text) => frame(text));
+      const { templated, chunks } = feed(new TextFrameTemplate(), frames);
+
+      expect(templated).toEqual([false, true, true, true, true]);
+      expect(chunks).toEqual(frames.map(parsed));
+    }
+  });
+
+  it('parses a frame whose text needs unescaping, or whose other fields differ, and reads the next plain one again', () => {
+    const frames = [
+      vllm('a'),
+      vllm('say "hi"'),
+      vllm('line\nbreak'),
+      vllm('b', ',"system_fingerprint":"fp"'),
+      vllm('c', ',"system_fingerprint":"fp"'),
+      vllm('tab\there'),
+      vllm('d'),
+    ];
+    const { templated, chunks } = feed(new TextFrameTemplate(), frames);
+
+    expect(templated).toEqual([false, false, false, false, true, false, false]);
+    expect(chunks).toEqual(frames.map(parsed));
+  });
+
+  it('leaves a finish, reasoning, tool calls, usage and the [DONE] marker to the parser', () => {
+    const template = new TextFrameTemplate();
+    feed(template, [vllm('a')]);
+    const others = [
+      vllm('a').replace('"finish_reason":null', '"finish_reason":"stop"'),
+      vllm('a').replace('"content":"a"', '"reasoning_content":"a"'),
+      vllm('a').replace('"content":"a"', '"content":"a","tool_calls":[{"index":0,"function":{"arguments":"{}"}}]'),
+      `${vllm('a').slice(0, -1)},"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`,
+      '[DONE]',
+    ];
+
+    expect(others.map((data) => template.read(data))).toEqual(others.map(() => undefined));
+  });
+
+  it('learns no frame that carries more than text, nor a text it cannot place for certain', () => {
+    const notLearnt = [
+      // The text twice: which one is the content cannot be told from the bytes.
+      '{"id":"x","choices":[{"delta":{"content":"x"}}]}',
+      // Written escaped, while another field has it verbatim: the probe finds that field is not the content.
+      '{"note":"hi","choices":[{"delta":{"content":"h\\u0069"}}]}',
+      // Verbatim only in the first of two `choices`, while JSON.parse keeps the later one.
+      '{"choices":[{"delta":{"content":"r"}}],"choices":[{"delta":{"content":"\\u0072"}}]}',
+      vllm('a').replace('"finish_reason":null', '"finish_reason":"length"'),
+    ];
+    for (const data of notLearnt) {
+      const template = new TextFrameTemplate();
+      template.learn(data, parsed(data)!);
+      const next = data.replaceAll('x', 'y').replaceAll('hi', 'yo').replace('"r"', '"s"').replace('"a"', '"b"');
+
+      expect(template.read(next), data).toBeUndefined();
+      expect(template.read(data), data).toBeUndefined();
+    }
+  });
+
+  it('gives learning up after three templates in a row that matched nothing, as for an upstream that varies every frame', () => {
+    const template = new TextFrameTemplate();
+    const varying = [1, 2, 3, 4, 5].map((n) => vllm('a', `,"obfuscation":"${n}"`));
+    const { templated } = feed(template, [...varying, vllm('b'), vllm('c')]);
+
+    expect(templated).toEqual([false, false, false, false, false, false, false]);
+  });
+
+  it('goes on learning while its templates match, as for an upstream whose `created` changes every second', () => {
+    const frames = [1, 2, 3, 4, 5].flatMap((second) => ['a', 'b'].map((text) => vllm(text).replace('"created":1', `"created":${second}`)));
+    const { templated, chunks } = feed(new TextFrameTemplate(), frames);
+
+    expect(templated).toEqual([false, true, false, true, false, true, false, true, false, true]);
+    expect(chunks).toEqual(frames.map(parsed));
+  });
+});
