@@ -14,7 +14,7 @@ const WHERE_IT_GOES = [
     "No one layer dominates: halving the CPU per request means doing less per request in Node's HTTP server itself (fewer objects per request and response, fewer listeners), not removing one library.",
 ].join('');
 
-// Measured once (2026-12-01, issue 26) with `npm run bench:instructions`, not by this script.
+// Measured (2026-12-01 and 02, issue 26) with `npm run bench:instructions`, not by this script.
 const BY_INSTRUCTIONS = [
   '**Instructions per request** (issue 26, measured 2026-12-01 with `npm run bench:instructions`): each gateway under `valgrind --tool=callgrind`, 16 clients, 400 unmeasured then 400 measured 8-delta requests, ' +
     "the instructions its main thread executed between two `callgrind_control --dump`s divided by the requests. Unlike CPU time, the count does not move with the machine's load, so a change of a few per cent shows. " +
@@ -23,7 +23,9 @@ const BY_INSTRUCTIONS = [
     "Making each request and response with Express's prototypes from the start (`expressBorn`: a server's `IncomingMessage`/`ServerResponse` options), so that Express's own `setPrototypeOf` no longer re-shapes both on every request, took rxgate to 1.41 M and 1.07 M (1.87× and 1.75× the pipe in the same run). " +
     "(It was first taken back out because `test/overload.test.ts` then hung under heavy load; the hang was the test's: on a loaded machine its first stream was itself shed, a turn past the test's 50 ms limit before anything was blocked, and it waited for a run that never started.) " +
     "After the memory round of 2026-12-02 (operators subscribing with objects instead of closures, figure 4): 1.46 M and 1.07 M, 1.63× and 1.54× the pipe, which measured 0.90 M and 0.69 M in that run (the pipe's own count moved between 0.75 M and 1.00 M a streaming request over three runs: how many frames one read brings changes the work per request). " +
-    "Per delta, with `BENCH_INSTRUCTIONS_DELTAS=2000` (32 requests of 2,000 deltas): the pipe 1.5 k instructions, rxgate about 30 k. `JSON.parse` alone of one upstream chunk (156 bytes) takes about 1 µs on this machine, and `JSON.stringify` of a chunk as long again, while the pipe forwards a whole frame in under 1 µs at its median throughput: a gateway that reads what it relays cannot come near the pipe's frames per second (figure 2).",
+    'Per delta, with `BENCH_INSTRUCTIONS_DELTAS=2000` (32 requests of 2,000 deltas): the pipe 1.5 k instructions, rxgate about 30 k (60.9 M a streaming request, 49.6 M a non-streaming one). `JSON.parse` alone of one upstream chunk (156 bytes) takes about 1 µs on this machine. ' +
+    'Reading a frame that repeats the last text frame byte for byte but for its text without parsing it (`TextFrameTemplate`, 2026-12-02: vLLM, llama.cpp and Ollama send such frames) took rxgate to 52.5 M and 41.3 M (26 k a delta) in the same run. ' +
+    "What remains per delta is the re-encoding (`JSON.stringify` of the text) and the RxJS stages a delta crosses, while the pipe forwards a whole frame in under 1 µs at its median throughput: a gateway that reads what it relays cannot come near the pipe's frames per second (figure 2).",
 ].join('');
 
 /** The CPU-per-request figure of BENCHMARKS.md (issue 26, goal 1: at most 2× the pipe floor). */

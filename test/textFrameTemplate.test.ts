@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readUpstreamChunk } from '../src/agent/llm/readUpstreamChunk.js';
 import { TextFrameTemplate } from '../src/agent/llm/TextFrameTemplate.js';
 import type { UpstreamChunk } from '../src/agent/llm/upstreamChunk.js';
@@ -35,7 +35,7 @@ describe('TextFrameTemplate', () => {
       const { templated, chunks } = feed(new TextFrameTemplate(), frames);
 
       expect(templated).toEqual([false, true, true, true, true]);
-      expect(chunks).toEqual(frames.map(parsed));
+      expect(chunks).toStrictEqual(frames.map(parsed));
     }
   });
 
@@ -52,7 +52,7 @@ describe('TextFrameTemplate', () => {
     const { templated, chunks } = feed(new TextFrameTemplate(), frames);
 
     expect(templated).toEqual([false, false, false, false, true, false, false]);
-    expect(chunks).toEqual(frames.map(parsed));
+    expect(chunks).toStrictEqual(frames.map(parsed));
   });
 
   it('leaves a finish, reasoning, tool calls, usage and the [DONE] marker to the parser', () => {
@@ -77,19 +77,54 @@ describe('TextFrameTemplate', () => {
       '{"note":"hi","choices":[{"delta":{"content":"h\\u0069"}}]}',
       // Verbatim only in the first of two `choices`, while JSON.parse keeps the later one.
       '{"choices":[{"delta":{"content":"r"}}],"choices":[{"delta":{"content":"\\u0072"}}]}',
+      // Verbatim only in another field, while the content is the same text escaped: only one probe reads as itself.
+      '{"x":"rxgate-template-probe-1","choices":[{"delta":{"content":"rxgate-template-probe-\\u0031"}}]}',
       vllm('a').replace('"finish_reason":null', '"finish_reason":"length"'),
     ];
     for (const data of notLearnt) {
       const template = new TextFrameTemplate();
       template.learn(data, parsed(data)!);
-      const next = data.replaceAll('x', 'y').replaceAll('hi', 'yo').replace('"r"', '"s"').replace('"a"', '"b"');
+      const next = data
+        .replaceAll('x', 'y')
+        .replaceAll('hi', 'yo')
+        .replace('"r"', '"s"')
+        .replace('"a"', '"b"')
+        .replace('"rxgate-template-probe-1"', '"z"');
 
       expect(template.read(next), data).toBeUndefined();
       expect(template.read(data), data).toBeUndefined();
     }
   });
 
-  it('gives learning up after three templates in a row that matched nothing, as for an upstream that varies every frame', () => {
+  it('stops learning once its learning costs more than it saves, whatever the upstream varies', () => {
+    // Each shape serves one frame before the next two frames change it: the most a learn can earn.
+    const frames = Array.from({ length: 500 }, (_, n) => [
+      vllm('a', `,"n":${n}`),
+      vllm('b', `,"n":${n}`),
+      vllm('c', `,"other":${n}`),
+      vllm('d', `,"third":${n}`),
+    ]).flat();
+    const template = new TextFrameTemplate();
+    const parse = vi.spyOn(JSON, 'parse');
+    let templateParses = 0;
+    const templated = frames.map((data) => {
+      if (template.read(data)) return true;
+      const chunk = parsed(data)!;
+      const before = parse.mock.calls.length;
+      template.learn(data, chunk);
+      templateParses += parse.mock.calls.length - before;
+      return false;
+    });
+    parse.mockRestore();
+    const saved = templated.filter(Boolean).length;
+
+    expect(saved).toBeGreaterThan(0);
+    // A learn parses the frame twice (the probes) and copies what it keeps (two more small parses);
+    // three learns are free, and one more is allowed for every three frames read from a template.
+    expect(templateParses).toBeLessThanOrEqual(4 * (3 + saved / 3 + 1));
+  });
+
+  it('gives learning up after three templates that matched nothing, as for an upstream that varies every frame', () => {
     const template = new TextFrameTemplate();
     const varying = [1, 2, 3, 4, 5].map((n) => vllm('a', `,"obfuscation":"${n}"`));
     const { templated } = feed(template, [...varying, vllm('b'), vllm('c')]);
@@ -102,6 +137,6 @@ describe('TextFrameTemplate', () => {
     const { templated, chunks } = feed(new TextFrameTemplate(), frames);
 
     expect(templated).toEqual([false, true, false, true, false, true, false, true, false, true]);
-    expect(chunks).toEqual(frames.map(parsed));
+    expect(chunks).toStrictEqual(frames.map(parsed));
   });
 });

@@ -5,13 +5,20 @@ import type { UpstreamChunk } from './upstreamChunk.js';
 // eslint-disable-next-line no-control-regex -- JSON allows no control character unescaped in a string
 const NOT_VERBATIM = /["\\\u0000-\u001f]/;
 
-/** Templates learnt in a row that matched no frame before the stream's shape changed again: learning is given up. */
-const MAX_WASTED_LEARNS = 3;
+/** Learns allowed before any frame was read from a template; past them, one more for every three frames read. */
+const FREE_LEARNS = 3;
+const FRAMES_PER_LEARN = 3;
 
-/** Stands in for the content when a template is checked; no upstream sends it. */
-const PROBE = 'rxgate-template-probe';
+/** The longest frame learnt: a template is held for the stream's life. */
+const MAX_TEMPLATE_LENGTH = 4096;
 
-/** A copy that does not hold on to the (possibly large) string it was sliced from. */
+/** Two texts put in place of the learnt one: only the content token can read as each of them. */
+const PROBES = ['rxgate-template-probe-1', 'rxgate-template-probe-2'] as const;
+
+/** Below this length V8 copies a slice; from it on, a slice keeps the whole string it was cut from (here, a network read). */
+const SLICE_MIN_LENGTH = 13;
+
+/** A copy that does not hold on to the string it was sliced from. */
 const detached = (text: string) => JSON.parse(JSON.stringify(text)) as string;
 
 /** The chunk `readUpstreamChunk` reads from a frame that carries only `text`. */
@@ -20,17 +27,25 @@ const textChunk = (text: string): UpstreamChunk => ({
   usage: undefined,
 });
 
-/** Whether `chunk` is one choice whose delta carries text and nothing else rxgate reads. */
-function onlyText(chunk: UpstreamChunk): string | undefined {
-  const { choices, usage } = chunk;
-  if (usage !== undefined || choices?.length !== 1) return undefined;
-  const [{ delta, finish_reason }] = choices as [NonNullable<UpstreamChunk['choices']>[number]];
-  if (finish_reason !== undefined || delta === undefined) return undefined;
-  const { content, reasoning_content, reasoning, tool_calls } = delta;
-  if (typeof content !== 'string' || reasoning_content !== undefined || reasoning !== undefined || tool_calls !== undefined) {
-    return undefined;
+/** The text of `chunk` when it is one choice whose delta carries text and nothing else rxgate reads. */
+function textOf({ choices, usage }: UpstreamChunk): string | undefined {
+  const choice = choices?.length === 1 ? choices[0] : undefined;
+  if (usage !== undefined || choice?.delta === undefined || choice.finish_reason !== undefined) return undefined;
+  const { content, reasoning_content, reasoning, tool_calls } = choice.delta;
+  const onlyText = typeof content === 'string' && reasoning_content === undefined && reasoning === undefined && tool_calls === undefined;
+  return onlyText ? content : undefined;
+}
+
+/** Whether `frame` reads as `text` and nothing else. */
+function readsAs(frame: string, text: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(frame);
+  } catch {
+    return false;
   }
-  return content;
+  const read = readUpstreamChunk(json);
+  return 'chunk' in read && textOf(read.chunk) === text;
 }
 
 /**
@@ -47,8 +62,9 @@ export class TextFrameTemplate {
   /** The learnt frame up to and with the content's opening quote, and from its closing quote. Empty: nothing learnt. */
   private prefix = '';
   private suffix = '';
-  private matched = 0;
-  private wasted = 0;
+  /** Frames read from a template, and templates learnt, over the stream: learning (two more parses) stops when it does not pay. */
+  private matches = 0;
+  private learns = 0;
 
   /** The frame's chunk when it matches the template, else `undefined` (parse it, then `learn`). */
   read(data: string): UpstreamChunk | undefined {
@@ -58,41 +74,27 @@ export class TextFrameTemplate {
     }
     const text = data.slice(prefix.length, data.length - suffix.length);
     if (NOT_VERBATIM.test(text)) return undefined;
-    this.matched++;
-    return textChunk(text);
+    this.matches++;
+    return textChunk(text.length < SLICE_MIN_LENGTH ? text : detached(text));
   }
 
   /**
    * Learns `data` as the template when its `chunk` (as `readUpstreamChunk` read it) carries only
-   * text, which appears in it exactly once, verbatim; the learnt template is checked by parsing
-   * the frame with another text in its place.
+   * text, which appears in it exactly once, verbatim, and the frame reads as each probe text when
+   * that text is put in its place: then that place is the content's string token.
    */
   learn(data: string, chunk: UpstreamChunk): void {
-    if (this.wasted >= MAX_WASTED_LEARNS) return;
-    const text = onlyText(chunk);
+    if (data.length > MAX_TEMPLATE_LENGTH || this.learns >= FREE_LEARNS + this.matches / FRAMES_PER_LEARN) return;
+    const text = textOf(chunk);
     if (text === undefined || NOT_VERBATIM.test(text)) return;
     const token = `"${text}"`;
     const at = data.indexOf(token);
     if (at < 0 || data.indexOf(token, at + 1) >= 0) return;
+    this.learns++;
     const prefix = data.slice(0, at + 1);
     const suffix = data.slice(at + token.length - 1);
-    if (!this.probed(prefix, suffix)) return;
-    if (this.prefix !== '' && this.matched === 0) this.wasted++;
-    else this.wasted = 0;
+    if (!PROBES.every((probe) => readsAs(prefix + probe + suffix, probe))) return;
     this.prefix = detached(prefix);
     this.suffix = detached(suffix);
-    this.matched = 0;
-  }
-
-  /** Whether the frame with another text between `prefix` and `suffix` reads as that text and nothing else. */
-  private probed(prefix: string, suffix: string): boolean {
-    let json: unknown;
-    try {
-      json = JSON.parse(prefix + PROBE + suffix);
-    } catch {
-      return false;
-    }
-    const read = readUpstreamChunk(json);
-    return 'chunk' in read && onlyText(read.chunk) === PROBE;
   }
 }
