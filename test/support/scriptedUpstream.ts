@@ -51,6 +51,8 @@ export interface ScriptedUpstream {
   readonly requests: readonly RecordedRequest[];
   /** Resolves when the `index`th request (from 0) has arrived with its body. */
   request(index: number): Promise<RecordedRequest>;
+  /** Drops the requests recorded so far (memory checks over thousands of runs weigh rxgate, not this record); indexes and scripts count from here again. */
+  forgetRequests(): void;
   close(): Promise<void>;
 }
 
@@ -235,6 +237,9 @@ export async function createScriptedUpstream(scripts: readonly UpstreamScript[])
     request(index) {
       const arrived = requests[index];
       return arrived ? Promise.resolve(arrived) : new Promise((resolve) => waiters.set(index, resolve));
+    },
+    forgetRequests() {
+      requests.length = 0;
     },
     async close() {
       server.closeAllConnections();
