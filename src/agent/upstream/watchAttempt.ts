@@ -28,43 +28,26 @@ class AttemptWatch implements Observer<UpstreamChunk> {
     private readonly attempt: WatchedAttempt,
   ) {}
 
-  // As in `tap`, an observer that throws fails the stream with what it threw instead of escaping.
   next(chunk: UpstreamChunk): void {
     if (!this.committed && carriesOutput(chunk)) {
       this.committed = true;
-      try {
-        this.commit();
-      } catch (failure) {
-        this.subscriber.error(failure);
-        return;
-      }
+      if (!this.told(() => this.commit())) return;
     }
     this.subscriber.next(chunk);
   }
 
   error(error: unknown): void {
     const { breaker } = this.attempt.state;
-    try {
-      this.end(error instanceof UpstreamError ? error.kind : 'error', () => {
-        if (failureAction(error) === 'next_target') breaker.trip();
-        else if (countsAgainstUpstream(error)) breaker.fail();
-        else breaker.release();
-      });
-    } catch (failure) {
-      this.subscriber.error(failure);
-      return;
-    }
-    this.subscriber.error(error);
+    const settle = () => {
+      if (failureAction(error) === 'next_target') breaker.trip();
+      else if (countsAgainstUpstream(error)) breaker.fail();
+      else breaker.release();
+    };
+    if (this.told(() => this.end(error instanceof UpstreamError ? error.kind : 'error', settle))) this.subscriber.error(error);
   }
 
   complete(): void {
-    try {
-      this.end('success', () => this.attempt.state.breaker.succeed());
-    } catch (failure) {
-      this.subscriber.error(failure);
-      return;
-    }
-    this.subscriber.complete();
+    if (this.told(() => this.end('success', () => this.attempt.state.breaker.succeed()))) this.subscriber.complete();
   }
 
   /** Only the first end counts: a completion is followed by the unsubscription that says `cancelled`. */
@@ -77,6 +60,20 @@ class AttemptWatch implements Observer<UpstreamChunk> {
     this.reportBreaker();
     observer?.attemptEnded(info, outcome);
     callObserver?.attemptEnded(info, outcome);
+  }
+
+  /**
+   * Does the bookkeeping `step` (which tells the observers); as in `tap`, an observer that throws
+   * fails the stream with what it threw instead of escaping. Whether the step went through.
+   */
+  private told(step: () => void): boolean {
+    try {
+      step();
+      return true;
+    } catch (failure) {
+      this.subscriber.error(failure);
+      return false;
+    }
   }
 
   private commit(): void {
