@@ -263,6 +263,19 @@ describe('a model call that fails over', () => {
   });
 });
 
+describe('a routed gateway with tracing on', () => {
+  it('still lists its routes and refuses an unknown model with 404 model_not_found', async () => {
+    const traces = memoryTracing();
+    const { gateway, scripted } = await startRouted({ main: [answer('x')], backup: [answer('y')] }, SMART, {}, { tracing: traces.tracing });
+    const list = (await (await fetch(`${gateway.url}/v1/models`)).json()) as { data: { id: string }[] };
+    expect(list.data.map((model) => model.id)).toEqual(['smart']);
+    const response = await chat(gateway.url, { model: 'nope' });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('model_not_found');
+    expect(scripted('main').requests).toHaveLength(0);
+  });
+});
+
 describe('a run with an approval', () => {
   it('belongs to the trace of the request that started it; the approval wait is on the tool span', async () => {
     const { gateway, traces } = await start(

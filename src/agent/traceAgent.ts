@@ -17,6 +17,11 @@ export function traceAgent(agent: Agent): Agent {
     get serverToolNames() {
       return agent.serverToolNames;
     },
+    // The routes clients may ask for: without them, every model name would pass as one the agent answers to.
+    get models() {
+      return agent.models;
+    },
+    close: agent.close && (() => agent.close!()),
     run(request, cancellation) {
       if (!request.trace) return agent.run(request, cancellation);
       const parent: RunTrace = { ...request.trace, interruptReason: () => cancellation.reason };
