@@ -162,6 +162,22 @@ describe('createModelCaller', () => {
     ]);
   }));
 
+  it('asks again once a wait is over whether its target may take the attempt: none goes to an upstream whose breaker opened meanwhile', marbles((m) => {
+    const fail$ = () => m.cold('-#', undefined, unavailable);
+    const { open$, opened } = scripted(() => m.scheduler.now(), { main: [fail$(), fail$(), m.cold('-(c|)', values)] });
+    const caller = createModelCaller(routes({ breaker: { failures: 2, cooldownMs: 30_000 } }, ['main']), {
+      open: open$,
+      scheduler: m.scheduler,
+      random: () => 0.99,
+    });
+
+    // Both fail at 1: the first waits 247 ms to try again, the second opens the breaker for 30 s.
+    m.expect(caller.call(call)).toBeObservable('248ms #', undefined, unavailable);
+    m.expect(caller.call(call)).toBeObservable('-#', undefined, unavailable);
+    m.flush();
+    expect(opened).toEqual(['0:main', '0:main']);
+  }));
+
   it('fails the call with what an attempt observer threw, as a tap would, instead of letting it escape', marbles((m) => {
     const { open$ } = scripted(() => m.scheduler.now(), { main: [m.cold('-c-|', values)] });
     const caller = createModelCaller(routes({}, ['main']), { open: open$, scheduler: m.scheduler });

@@ -27,11 +27,12 @@ class Candidate {
   }
 }
 
-/** The next attempt of a model call: where it goes, after how long a wait. */
+/** The next attempt of a model call: where it goes, or, when it must wait, how long before the plan is asked again. */
 export interface PlannedAttempt {
   readonly candidate: Candidate;
   /** 1 for the call's first attempt. */
   readonly attempt: number;
+  /** 0: it goes now. Otherwise no attempt yet: its target's breaker may open, or its one trial go, during the wait. */
   readonly waitMs: number;
 }
 
@@ -76,7 +77,8 @@ export class AttemptPlan {
       if (ready.length > 0) {
         // The earliest first: a target ready now beats one that asked to be left alone for a while.
         const candidate = ready.reduce((best, next) => (next.notBefore < best.notBefore ? next : best));
-        return { candidate, attempt: ++this.attempts, waitMs: Math.max(0, candidate.notBefore - now) };
+        const waitMs = Math.max(0, candidate.notBefore - now);
+        return { candidate, attempt: waitMs > 0 ? this.attempts + 1 : ++this.attempts, waitMs };
       }
       const name = this.pending.shift();
       if (name === undefined) return undefined;

@@ -74,7 +74,8 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
   function attempt(
     request: ModelCallRequest,
     plan: AttemptPlan,
-    { candidate, attempt, waitMs }: PlannedAttempt,
+    { candidate, attempt }: PlannedAttempt,
+    waitMs: number,
   ): Observable<UpstreamChunk> {
     const { state, target, route } = candidate;
     const { upstream } = state;
@@ -126,12 +127,14 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     });
   }
 
-  function attempts(request: ModelCallRequest, plan: AttemptPlan): Observable<UpstreamChunk> {
+  function attempts(request: ModelCallRequest, plan: AttemptPlan, waitedMs = 0): Observable<UpstreamChunk> {
     const planned = plan.next();
     if (!planned) return throwError(() => plan.exhausted());
-    const attempt$ = attempt(request, plan, planned);
     // The wait is a timer in this same subscription: a client that leaves ends it, and no request follows.
-    return (planned.waitMs > 0 ? timer(planned.waitMs, scheduler).pipe(switchMap(() => attempt$)) : attempt$).pipe(
+    // Once it is over the plan is asked again: the target's breaker may have opened meanwhile, or sent its one trial.
+    if (planned.waitMs > 0)
+      return timer(planned.waitMs, scheduler).pipe(switchMap(() => attempts(request, plan, waitedMs + planned.waitMs)));
+    return attempt(request, plan, planned, waitedMs).pipe(
       failOverBeforeCommit(carriesOutput, (error) =>
         plan.failed(planned, error) === 'give_up' ? throwError(() => error) : attempts(request, plan),
       ),
