@@ -178,6 +178,28 @@ describe('createModelCaller', () => {
     expect(opened).toEqual(['0:main', '0:main']);
   }));
 
+  it('lets one trial through a half-open breaker, even when a call begun before it opened is cancelled meanwhile', marbles((m) => {
+    const { open$, opened } = scripted(() => m.scheduler.now(), {
+      main: [m.cold('-c', values), m.cold('-#', undefined, unavailable), m.cold('-'), m.cold('-')],
+    });
+    const caller = createModelCaller(routes({ retry: { attempts: 1, baseMs: 1, capMs: 1, maxRetryAfterMs: 0 }, breaker: { failures: 1, cooldownMs: 100 } }, ['main']), {
+      open: open$,
+      scheduler: m.scheduler,
+    });
+    const at = (frame: number, work: () => void) => m.scheduler.schedule(work, frame);
+    const quiet = { error: () => undefined };
+
+    // A long answer, then a failure that opens the breaker until 111, then the trial at 120.
+    const long = caller.call(call).subscribe(quiet);
+    at(10, () => caller.call(call).subscribe(quiet));
+    at(120, () => caller.call(call).subscribe(quiet));
+    // The long answer's client leaves while the trial is out: no second trial follows.
+    at(130, () => long.unsubscribe());
+    at(140, () => caller.call(call).subscribe(quiet));
+    m.flush();
+    expect(opened).toEqual(['0:main', '10:main', '120:main']);
+  }));
+
   it('fails the call with what an attempt observer threw, as a tap would, instead of letting it escape', marbles((m) => {
     const { open$ } = scripted(() => m.scheduler.now(), { main: [m.cold('-c-|', values)] });
     const caller = createModelCaller(routes({}, ['main']), { open: open$, scheduler: m.scheduler });

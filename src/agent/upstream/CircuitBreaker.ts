@@ -28,19 +28,19 @@ export class CircuitBreaker {
     return state === 'closed' || (state === 'half_open' && !this.trialInFlight);
   }
 
-  /** A call starts; when half open, it is the trial. */
-  begin(): void {
-    if (this.state === 'half_open') this.trialInFlight = true;
+  /** A call starts; when half open, it is the trial. Whether it is: only the trial's end (`endTrial`) lets another go. */
+  begin(): boolean {
+    if (this.state !== 'half_open') return false;
+    this.trialInFlight = true;
+    return true;
   }
 
   succeed(): void {
     this.failures = 0;
-    this.trialInFlight = false;
   }
 
   fail(): void {
     this.failures++;
-    this.trialInFlight = false;
     if (this.failures >= this.policy.failures) this.openUntil = Math.max(this.openUntil, this.now() + this.policy.cooldownMs);
   }
 
@@ -50,8 +50,11 @@ export class CircuitBreaker {
     this.fail();
   }
 
-  /** A call cancelled by its client: neither a success nor a failure. */
-  release(): void {
+  /**
+   * The trial has its answer (its first content, or its end, a cancel included): another call may be
+   * the next trial. A call begun before the breaker opened is no trial, and its end frees none.
+   */
+  endTrial(): void {
     this.trialInFlight = false;
   }
 }

@@ -26,6 +26,8 @@ class AttemptWatch implements Observer<UpstreamChunk> {
   constructor(
     private readonly subscriber: Subscriber<UpstreamChunk>,
     private readonly attempt: WatchedAttempt,
+    /** Whether it is its half-open breaker's one trial, until that has its answer. */
+    private trial: boolean,
   ) {}
 
   next(chunk: UpstreamChunk): void {
@@ -41,7 +43,6 @@ class AttemptWatch implements Observer<UpstreamChunk> {
     const settle = () => {
       if (failureAction(error) === 'next_target') breaker.trip();
       else if (countsAgainstUpstream(error)) breaker.fail();
-      else breaker.release();
     };
     if (this.told(() => this.end(error instanceof UpstreamError ? error.kind : 'error', settle))) this.subscriber.error(error);
   }
@@ -57,6 +58,7 @@ class AttemptWatch implements Observer<UpstreamChunk> {
     const { state, info, observer, callObserver } = this.attempt;
     state.inFlight--;
     settle();
+    this.endTrial();
     this.reportBreaker();
     observer?.attemptEnded(info, outcome);
     callObserver?.attemptEnded(info, outcome);
@@ -79,11 +81,18 @@ class AttemptWatch implements Observer<UpstreamChunk> {
   private commit(): void {
     const { state, info, observer, callObserver, tellCommit } = this.attempt;
     state.breaker.succeed();
+    this.endTrial();
     this.reportBreaker();
     if (tellCommit) {
       observer?.attemptCommitted?.(info);
       callObserver?.attemptCommitted?.(info);
     }
+  }
+
+  private endTrial(): void {
+    if (!this.trial) return;
+    this.trial = false;
+    this.attempt.state.breaker.endTrial();
   }
 
   private reportBreaker(): void {
@@ -108,13 +117,14 @@ export function watchAttempt(attempt: WatchedAttempt): MonoTypeOperatorFunction<
       const { state, info, observer, callObserver } = attempt;
       observer?.attemptStarted(info);
       callObserver?.attemptStarted(info);
-      state.breaker.begin();
+      const trial = state.breaker.begin();
       state.inFlight++;
-      const watch = new AttemptWatch(subscriber, attempt);
+      const watch = new AttemptWatch(subscriber, attempt, trial);
       const subscription = chunks$.subscribe(watch);
       return () => {
         subscription.unsubscribe();
-        watch.end('cancelled', () => state.breaker.release());
+        // A client that left says nothing about the upstream.
+        watch.end('cancelled', () => undefined);
       };
     });
 }
