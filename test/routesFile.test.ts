@@ -91,6 +91,25 @@ describe('loadRoutes', () => {
     ['a key written in the file', ['upstreams', 1, 'apiKey'], 'sk-live-123', 'upstreams[1] ("backup").apiKey: must be "env:NAME"'],
     ['a bad balance', ['models', 0, 'balance'], 'random', 'models[0] ("smart").balance'],
     ['a duplicate upstream id', ['upstreams', 1, 'id'], 'main', 'upstreams[1] ("main").id: another upstream already has this id'],
+    [
+      'a URL without its scheme',
+      ['upstreams', 1, 'url'],
+      'localhost:8001/v1',
+      'upstreams[1] ("backup").url: must be an http:// or https:// URL',
+    ],
+    [
+      'a URL of another scheme',
+      ['upstreams', 1, 'url'],
+      'ftp://127.0.0.1/v1',
+      'upstreams[1] ("backup").url: must be an http:// or https:// URL',
+    ],
+    [
+      'a timeout longer than a timer can wait',
+      ['upstreams', 0, 'timeouts', 'firstContentMs'],
+      3_000_000_000,
+      'upstreams[0] ("main").timeouts.firstContentMs: must be at most 2147483647',
+    ],
+    ['a backoff cap longer than a timer can wait', ['retry', 'capMs'], 2_147_483_648, 'retry.capMs: must be at most 2147483647'],
   ] as const)('refuses %s', (_name, path, value, message) => {
     const file = example();
     let node = file as Record<PropertyKey, unknown>;

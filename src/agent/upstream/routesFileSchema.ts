@@ -1,18 +1,22 @@
 import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
+/** A wait that becomes a timer: Node.js fires a longer one after 1 ms, so that every call would time out at once. */
+const LONGEST_TIMER = [2_147_483_647, 'must be at most 2147483647 (about 24.8 days), the longest wait a Node.js timer keeps'] as const;
+const timerMs = positiveInt.max(...LONGEST_TIMER);
 const name = z.string().min(1);
 
 const timeouts = z.strictObject({
-  connectMs: positiveInt.optional(),
-  firstByteMs: positiveInt.optional(),
-  firstContentMs: positiveInt.optional(),
-  idleMs: positiveInt.optional(),
+  connectMs: timerMs.optional(),
+  firstByteMs: timerMs.optional(),
+  firstContentMs: timerMs.optional(),
+  idleMs: timerMs.optional(),
 });
 
 const upstream = z.strictObject({
   id: name,
-  url: z.url(),
+  // undici sends to nothing else, and `localhost:8000/v1` parses as a URL of the scheme `localhost:`.
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, the API root (e.g. "http://127.0.0.1:8000/v1")' }),
   /** `env:NAME`: a key is never written in the file. */
   apiKey: z
     .string()
@@ -39,8 +43,13 @@ export const routesFileSchema = z.strictObject({
     .strictObject({
       attempts: positiveInt.default(2),
       baseMs: positiveInt.default(250),
-      capMs: positiveInt.default(8000),
-      maxRetryAfterMs: z.number().int().min(0).default(30_000),
+      capMs: timerMs.default(8000),
+      maxRetryAfterMs: z
+        .number()
+        .int()
+        .min(0)
+        .max(...LONGEST_TIMER)
+        .default(30_000),
     })
     .default({ attempts: 2, baseMs: 250, capMs: 8000, maxRetryAfterMs: 30_000 }),
   budget: z
