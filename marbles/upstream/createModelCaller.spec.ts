@@ -5,6 +5,7 @@ import type { UpstreamPost } from '../../src/agent/llm/openUpstream.js';
 import type { UpstreamChunk } from '../../src/agent/llm/upstreamChunk.js';
 import { createModelCaller } from '../../src/agent/upstream/createModelCaller.js';
 import type { Routes, Upstream } from '../../src/agent/upstream/routes.js';
+import { singleRoute } from '../../src/agent/upstream/singleRoute.js';
 import { UpstreamError } from '../../src/errors/UpstreamError.js';
 import { UpstreamsExhaustedError } from '../../src/errors/UpstreamsExhaustedError.js';
 import { marbles } from '../support/marbles.js';
@@ -198,6 +199,21 @@ describe('createModelCaller', () => {
     at(140, () => caller.call(call).subscribe(quiet));
     m.flush();
     expect(opened).toEqual(['0:main', '10:main', '120:main']);
+  }));
+
+  it('has no breaker with the one route of RXGATE_UPSTREAM_*: a 401 does not leave it taking one call at a time', marbles((m) => {
+    const unauthorized = new UpstreamError('unauthorized', 'refused the request with HTTP 401', 401);
+    const { open$, opened } = scripted(() => m.scheduler.now(), {
+      main: [m.cold('-#', undefined, unauthorized), m.cold('--(c|)', values), m.cold('-(c|)', values)],
+    });
+    const timeouts = { connectMs: 1000, firstByteMs: 1000, firstContentMs: 5000, idleMs: 1000 };
+    const caller = createModelCaller(singleRoute({ url: 'http://main/v1', model: 'm', timeouts }), { open: open$, scheduler: m.scheduler });
+
+    m.expect(caller.call(call)).toBeObservable('-#', undefined, unauthorized);
+    m.expect(caller.call(call), '10ms ^').toBeObservable('12ms (c|)', values);
+    m.expect(caller.call(call), '10ms ^').toBeObservable('11ms (c|)', values);
+    m.flush();
+    expect(opened).toEqual(['0:main', '10:main', '10:main']);
   }));
 
   it('fails the call with what an attempt observer threw, as a tap would, instead of letting it escape', marbles((m) => {

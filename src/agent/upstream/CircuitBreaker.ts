@@ -44,9 +44,9 @@ export class CircuitBreaker {
     if (this.failures >= this.policy.failures) this.openUntil = Math.max(this.openUntil, this.now() + this.policy.cooldownMs);
   }
 
-  /** Refused our key (401/403): open at once, whatever the count. */
+  /** Refused our key (401/403): open at once, whatever the count; a breaker that never opens (`failures` infinite) stays closed. */
   trip(): void {
-    this.failures = Math.max(this.failures, this.policy.failures - 1);
+    if (Number.isFinite(this.policy.failures)) this.failures = Math.max(this.failures, this.policy.failures - 1);
     this.fail();
   }
 
