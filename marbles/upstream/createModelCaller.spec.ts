@@ -139,6 +139,20 @@ describe('createModelCaller', () => {
     expect(opened).toEqual(['0:main', '1:backup', '1001:main', '1002:backup', '2002:main', '2003:backup']);
   }));
 
+  it('makes no attempt once the budget\'s deadline has passed', marbles((m) => {
+    const { open$, opened } = scripted(() => m.scheduler.now(), {
+      main: [m.cold('-'), m.cold('--(c|)', values)],
+      backup: [m.cold('--(c|)', values), m.cold('--(c|)', values)],
+    });
+    const caller = createModelCaller(routes({ budget: { deadlineMs: 100, maxAttempts: 6 } }), { open: open$, scheduler: m.scheduler, random: () => 0 });
+    const timedOut = new UpstreamError('first_token_timeout', 'sent no token within 100 ms (firstContentMs)');
+
+    // The budget cuts main's wait for content to 100 ms; past it, an attempt could only be cut at once.
+    m.expect(caller.call(call)).toBeObservable('100ms #', undefined, timedOut);
+    m.flush();
+    expect(opened).toEqual(['0:main']);
+  }));
+
   it('opens a breaker after `failures` failures, skips its upstream during the cooldown, then sends one trial that closes it', marbles((m) => {
     const fail$ = () => m.cold('-#', undefined, unavailable);
     const answer$ = () => m.cold('-(c|)', values);

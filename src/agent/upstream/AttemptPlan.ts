@@ -69,8 +69,9 @@ export class AttemptPlan {
 
   /** The next attempt, or none when the targets, the fallbacks or the budget are spent. */
   next(): PlannedAttempt | undefined {
-    if (this.attempts >= this.routes.budget.maxAttempts) return undefined;
     const now = this.now();
+    // Past the deadline an attempt would have no time left to wait for content: it would only be sent and cut.
+    if (this.attempts >= this.routes.budget.maxAttempts || now >= this.deadline) return undefined;
     for (;;) {
       for (const candidate of this.candidates) if (candidate.notBefore > this.deadline) candidate.done = true;
       const ready = this.candidates.filter((candidate) => !candidate.done && candidate.state.available);
