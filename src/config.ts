@@ -22,6 +22,21 @@ const upstreamApiKey = z
   .string()
   .refine((key) => key.trim() !== '', 'is only whitespace; set the key the upstream issued or leave it unset')
   .optional();
+const percentDecodes = (text: string): boolean => {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+// Percent-encoded, as the OpenTelemetry specification says: a lone `%` would fail to decode when tracing starts.
+const resourceAttributes = z
+  .string()
+  .refine(
+    (value) => value.split(',').every((pair) => pair.trim() === '' || (/^[^=]+=.*$/.test(pair) && percentDecodes(pair))),
+    'must be comma-separated key=value pairs, percent-encoded (a % written %25)',
+  );
 // One URL; several, comma-separated, are the seed nodes of a Redis Cluster.
 const redisUrls = z
   .string()
@@ -105,7 +120,7 @@ export const SETTINGS = {
   otelServiceName: { env: 'OTEL_SERVICE_NAME', default: 'rxgate', schema: z.string().min(1), doc: 'The `service.name` of every span.' },
   otelTracesSampler: { env: 'OTEL_TRACES_SAMPLER', default: 'parentbased_always_on', schema: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']), doc: 'Which requests are traced: `always_on`, `always_off`, `traceidratio`, or `parentbased_` one of them (follow an incoming `traceparent`\'s decision).' },
   otelTracesSamplerArg: { env: 'OTEL_TRACES_SAMPLER_ARG', default: '1', schema: z.coerce.number().min(0).max(1), doc: 'The ratio of the `traceidratio` samplers, from 0 to 1.' },
-  otelResourceAttributes: { env: 'OTEL_RESOURCE_ATTRIBUTES', default: '', schema: z.string().refine((value) => value.split(',').every((pair) => pair.trim() === '' || /^[^=]+=.*$/.test(pair)), 'must be comma-separated key=value pairs'), doc: 'Comma-separated `key=value` resource attributes of every span (`deployment.environment.name=prod`).' },
+  otelResourceAttributes: { env: 'OTEL_RESOURCE_ATTRIBUTES', default: '', schema: resourceAttributes, doc: 'Comma-separated `key=value` resource attributes of every span (`deployment.environment.name=prod`).' },
   otelCaptureContent: { env: 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', default: 'false', schema: z.stringbool(), doc: '`true`: model calls\' spans carry the messages in and out, and tool calls\' their arguments and results. Off by default: they may be personal.' },
   logLevel: { env: 'RXGATE_LOG_LEVEL', default: 'info', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), doc: 'pino log level.' },
 } as const;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/errors/ConfigError.js';
 import { startTracing } from '../src/tracing/startTracing.js';
 import { NO_TRACING } from '../src/tracing/Tracing.js';
 
@@ -39,5 +40,13 @@ describe('tracing off', () => {
   it('reaches the SDK only through startTracing, once an endpoint is set', () => {
     const sdk = [...staticPackages('tracing/createTracing.ts')].filter((name) => name.startsWith('@opentelemetry/'));
     expect(sdk).toEqual(expect.arrayContaining(['@opentelemetry/sdk-trace-base', '@opentelemetry/core']));
+  });
+});
+
+describe('the tracing settings', () => {
+  it('refuse OTEL_RESOURCE_ATTRIBUTES with a value that is not percent-encoded, instead of a URIError at start-up', () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_RESOURCE_ATTRIBUTES: 'team=ops,share=100%' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(/OTEL_RESOURCE_ATTRIBUTES=.*percent-encoded/);
   });
 });
