@@ -2,11 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Agent } from '../src/agent/agent.js';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { UpstreamError } from '../src/errors/UpstreamError.js';
+import type { AppConfig } from '../src/http/createApp.js';
+import type { ResponseObject } from '../src/responses/responseObject.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../src/store/Store.js';
 import { sharedRedisStores } from './support/redisTest.js';
+import { ManualAgent } from './support/manualAgent.js';
 import { finish, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { type SseEvent, sseEvents } from './support/sseEvents.js';
 import { startApp, type TestApp } from './support/startApp.js';
@@ -17,8 +21,8 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function start(agent: ScriptedAgent, store: Store): Promise<TestApp> {
-  const app = await startApp(agent, {}, { store, keys: () => teamKeys() });
+async function start(agent: Agent, store: Store, config: Partial<AppConfig> = {}): Promise<TestApp> {
+  const app = await startApp(agent, config, { store, keys: () => teamKeys() });
   closers.unshift(() => app.close());
   return app;
 }
@@ -95,6 +99,23 @@ describe('Idempotency-Key on POST /v1/runs', () => {
     const replayed = await answerOf(await createRun(app.url, 'team-a', { input: 'hi' }, 'durable'));
     expect(replayed).toEqual({ status: 202, replayed: 'true', body: { run_id: first.body.run_id, status: 'completed' } });
     expect(agent.runs).toHaveLength(1);
+  });
+
+  it('keeps no key for a run refused before it started (429 too_many_runs): the retry starts the run', async () => {
+    const agent = new ManualAgent();
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    const { url } = await start(agent, store, { maxConcurrentRuns: 1 });
+    const busy = await answerOf(await createRun(url, 'team-a', { input: 'first' }));
+    const refused = await answerOf(await createRun(url, 'team-a', { input: 'hi' }, 'after-429'));
+    expect(refused).toMatchObject({ status: 429, body: { error: { code: 'too_many_runs' } } });
+    (await agent.started(0)).events.complete();
+    // Stored as ended: its slot is free.
+    await expect.poll(async () => (await store.runs.get(busy.body.run_id!))?.status).toBe('completed');
+
+    const retried = await answerOf(await createRun(url, 'team-a', { input: 'hi' }, 'after-429'));
+    expect(retried).toMatchObject({ status: 202, replayed: null });
+    expect((await fetch(`${url}/v1/runs/${retried.body.run_id}`, { headers: as('team-a') })).status).toBe(200);
+    (await agent.started(1)).events.complete();
   });
 
   it('replays on another instance sharing the Redis', async () => {
@@ -253,6 +274,22 @@ describe('Idempotency-Key on POST /v1/responses', () => {
     expect(original.text).toBe(replayed.text);
     expect(replayed.types).toEqual(['response.created', ...original.types]);
     expect(agent.runs).toHaveLength(1);
+  });
+
+  it('keeps no key for a background response refused before it started (429 too_many_runs): the retry runs it', async () => {
+    const agent = new ManualAgent();
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    const { url } = await start(agent, store, { maxConcurrentRuns: 1 });
+    const busy = (await (await createResponse(url, 'team-a', { input: 'first', background: true })).json()) as { id: string };
+    const refused = await answerOf(await createResponse(url, 'team-a', { input: 'hi', background: true }, 'after-429'));
+    expect(refused).toMatchObject({ status: 429, body: { error: { code: 'too_many_runs' } } });
+    (await agent.started(0)).events.complete();
+    await expect.poll(() => store.responses.get<ResponseObject>(busy.id)).toMatchObject({ response: { status: 'completed' } });
+
+    const retried = await createResponse(url, 'team-a', { input: 'hi', background: true }, 'after-429');
+    expect([retried.status, retried.headers.get('idempotency-replayed')]).toEqual([200, null]);
+    expect(((await retried.json()) as { status: string }).status).toBe('queued');
+    (await agent.started(1)).events.complete();
   });
 
   it('makes one upstream run for fifty identical requests at once', async () => {

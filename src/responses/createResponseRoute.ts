@@ -61,7 +61,11 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
           : respondResponse(req, res, continued, context, kept));
       }
       const snapshot = continued.draft.snapshot('queued');
-      const run = await startBackgroundResponse(continued, context);
+      const run = await startBackgroundResponse(continued, context).catch(async (error: unknown) => {
+        // Refused before it ran (the cap, the store): no answer to keep, so the retry runs it.
+        if (key !== undefined) await context.store.idempotency.release(principal.id, key, claimed.id).catch(() => undefined);
+        throw error;
+      });
       handedOver = true;
       localsOf(res).keepSlotUntil?.(run.ended);
       if (!request.stream) {

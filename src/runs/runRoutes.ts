@@ -3,6 +3,7 @@ import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
 import { claimIdempotencyKey } from '../pipeline/claimIdempotencyKey.js';
+import { readIdempotencyKey } from '../pipeline/readIdempotencyKey.js';
 import { linkToSpan } from '../tracing/linkToSpan.js';
 import { localsOf } from '../pipeline/requestLocals.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
@@ -41,13 +42,19 @@ export const createRunRoute =
         .json({ run_id: id, status: stored?.status ?? 'queued' });
       return;
     }
+    // A request refused before its run started (the conversation, the cap) keeps no key: the retry runs.
+    const refused = async (error: unknown): Promise<never> => {
+      const key = readIdempotencyKey(req);
+      if (key !== undefined) await context.store.idempotency.release(locals.principal.id, key, id).catch(() => undefined);
+      throw error;
+    };
     const held = request.conversation
-      ? await context.openConversation({ id: request.conversation, principal: locals.principal, truncate: request.truncate })
+      ? await context.openConversation({ id: request.conversation, principal: locals.principal, truncate: request.truncate }).catch(refused)
       : undefined;
     const run = await startRun(request, context, { owner: locals.principal.id, id, trace: locals.trace, conversation: held }).catch(
       async (error: unknown) => {
         await held?.release();
-        throw error;
+        return refused(error);
       },
     );
     locals.keepSlotUntil?.(run.ended);
