@@ -7,7 +7,8 @@ import { followRun } from './support/followRun.js';
 import { ManualAgent, type ManualRun } from './support/manualAgent.js';
 import { post } from './support/runsClient.js';
 import { startApp, type TestApp } from './support/startApp.js';
-import type { AppConfig } from '../src/http/createApp.js';
+import type { AppConfig, CreateAppOptions } from '../src/http/createApp.js';
+import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -15,9 +16,9 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function start(config: Partial<AppConfig> = {}) {
+async function start(config: Partial<AppConfig> = {}, options: Partial<CreateAppOptions> = {}) {
   const agent = new ManualAgent();
-  app = await startApp(agent, config);
+  app = await startApp(agent, config, options);
   const client = new OpenAI({ baseURL: `${app.url}/v1`, apiKey: 'unused', maxRetries: 0 });
   const conversation = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'I am Ann' }] });
   const items = async () => (await app!.store.conversations.items(conversation.id))!;
@@ -79,6 +80,19 @@ describe('responses and runs that continue a conversation', () => {
       if (event.type === 'response.completed') expect(texts(await items())).toEqual(['I am Ann', 'hi', 'hello']);
     }
     expect(texts(await items())).toEqual(['I am Ann', 'hi', 'hello']);
+  });
+
+  it('shows a background response completed only once its items are stored and the conversation is free again', async () => {
+    // Events written a second apart: a terminal event shown before its turn is stored shows here.
+    const { agent, client, id, items } = await start({}, { store: new SqliteStore({ dataDir: ':memory:', flushMs: 1_000 }) });
+    const background = await client.responses.create({ conversation: id, input: 'hi', background: true });
+    answer(await agent.started(0), 'hello');
+    await expect.poll(async () => (await client.responses.retrieve(background.id)).status).toBe('completed');
+    expect(texts(await items())).toEqual(['I am Ann', 'hi', 'hello']);
+
+    const next = client.responses.create({ conversation: id, input: 'again' });
+    answer(await agent.started(1), 'fine');
+    expect((await next).output_text).toBe('fine');
   });
 
   it('appends nothing for a failed response, a cancelled background one or one whose client left, and frees it each time', async () => {
