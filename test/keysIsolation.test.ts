@@ -132,6 +132,38 @@ describe('ownership between keys', () => {
     expect((await list('ops', `?after=${theirs}`)).status).toBe(200);
   });
 
+  it("answers an item_reference to another key's stored item, live or deleted, exactly as one to an item that does not exist", async () => {
+    const { url } = await start();
+    const post = async (key: string, path: string, body: unknown) => {
+      const response = await fetch(`${url}${path}`, { method: 'POST', headers: as(key), body: JSON.stringify(body) });
+      return { status: response.status, body: await response.text() };
+    };
+    const made = JSON.parse((await post('team-a', '/v1/responses', { input: 'my secret' })).body) as {
+      id: string;
+      output: { id: string }[];
+    };
+    const inputItem = made.output[0]!.id.replace(/_o0$/, '_i0');
+    const missingItem = inputItem.replace(/_[0-9a-f]{32}_/, `_${'0'.repeat(32)}_`);
+    const refer = (key: string, path: string, id: string) => {
+      const reference = { type: 'item_reference', id };
+      const body = path === '/v1/responses' ? { input: [{ role: 'user', content: 'hi' }, reference] } : { items: [reference] };
+      return post(key, path, body).then(({ status, body: text }) => ({ status, body: text.replaceAll(id, '<id>') }));
+    };
+
+    for (const path of ['/v1/responses', '/v1/conversations']) {
+      expect((await refer('team-a', path, inputItem)).status, path).toBe(200);
+      expect((await refer('ops', path, inputItem)).status, path).toBe(200);
+      const missing = await refer('team-b', path, missingItem);
+      expect(missing.status, path).toBe(404);
+      expect(await refer('team-b', path, inputItem), path).toEqual(missing);
+    }
+
+    expect((await fetch(`${url}/v1/responses/${made.id}`, { method: 'DELETE', headers: as('team-a') })).status).toBe(200);
+    const missing = await refer('team-b', '/v1/responses', missingItem);
+    expect(await refer('team-b', '/v1/responses', inputItem)).toEqual(missing);
+    expect((await refer('team-a', '/v1/responses', inputItem)).body).toContain('item_deleted');
+  });
+
   it("treats what was stored before keys (no owner) as default's: hidden from a team key, seen by the admin", async () => {
     const store = new SqliteStore({ dataDir: ':memory:' });
     await store.runs.save({ id: 'run_old', status: 'completed' });

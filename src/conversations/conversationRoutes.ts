@@ -9,6 +9,7 @@ import { parseResponseInput } from '../responses/parseResponseInput.js';
 import { resolveItemReferences } from '../responses/resolveItemReferences.js';
 import { toChatMessages } from '../responses/toChatMessages.js';
 import { toListPage } from '../responses/toListPage.js';
+import type { Principal } from '../principal.js';
 import type { Store } from '../store/Store.js';
 import { conversationObject } from './conversationObject.js';
 import type { ConversationsContext } from './conversationsContext.js';
@@ -27,11 +28,11 @@ const appendSchema = z.object({ items: newItems.min(1, 'items must not be empty'
 
 const param = (params: Record<string, string | string[]>, name: string): string => String(params[name]);
 
-/** Input items (references resolved) as conversation items. */
-async function toItems(store: Store, items: readonly unknown[] | null | undefined, body: unknown) {
+/** Input items (references resolved, to items `principal` may see) as conversation items. */
+async function toItems(store: Store, principal: Principal, items: readonly unknown[] | null | undefined, body: unknown) {
   if (!items || items.length === 0) return [];
   return toConversationItems(
-    toChatMessages(await resolveItemReferences(parseResponseInput(items, body, 'items'), store, 'items')).messages,
+    toChatMessages(await resolveItemReferences(parseResponseInput(items, body, 'items'), store, principal, 'items')).messages,
   );
 }
 
@@ -46,7 +47,7 @@ function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
 export function createConversationRoute({ store }: ConversationsContext): RouteHandler {
   return async (req, res) => {
     const body = parseBody(createSchema, req.body ?? {});
-    const items = await toItems(store, body.items, req.body);
+    const items = await toItems(store, localsOf(res).principal, body.items, req.body);
     const conversation = {
       id: `conv_${randomUUID().replaceAll('-', '')}`,
       created_at: Math.floor(Date.now() / 1000),
@@ -104,7 +105,7 @@ export function appendItemsRoute({ store }: ConversationsContext): RouteHandler 
     const id = param(req.params, 'id');
     const body = parseBody(appendSchema, req.body);
     await findConversation(store.conversations, id, localsOf(res).principal);
-    const items = await toItems(store, body.items, req.body);
+    const items = await toItems(store, localsOf(res).principal, body.items, req.body);
     if (!(await store.conversations.append(id, items))) throw conversationNotFound(id);
     res.json({ object: 'list', data: items, first_id: items[0]?.id ?? null, last_id: items.at(-1)?.id ?? null, has_more: false });
   };

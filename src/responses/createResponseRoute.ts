@@ -38,7 +38,7 @@ export function createResponseRoute(context: ResponsesContext): RouteHandler {
     let handedOver = false;
     try {
       const turn = await createResponseTurn(request, context.store, {
-        owner: principal.id,
+        principal,
         defaultModel: context.defaultModel,
         serverToolNames: context.agent.serverToolNames ?? [],
         maxConversationBytes: context.maxConversationBytes,

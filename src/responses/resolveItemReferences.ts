@@ -1,4 +1,5 @@
 import { RequestError } from '../errors/RequestError.js';
+import { mayAccess, type Principal } from '../principal.js';
 import type { Store } from '../store/Store.js';
 import { placeOfItem } from './itemIds.js';
 import { parseStoredItem, type InputItem } from './parseResponseInput.js';
@@ -6,9 +7,18 @@ import type { ResponseObject } from './responseObject.js';
 import { storedInputItems } from './storedInputItems.js';
 import type { SourcedItem } from './toChatMessages.js';
 
-async function findItem(store: Store, id: string, param: string): Promise<InputItem> {
+/** Whether `principal` may see the items of response `responseId`: never one it may not, nor one nothing is known of. */
+async function mayReadItemsOf(store: Store, responseId: string, principal: Principal): Promise<boolean> {
+  if (principal.admin) return true;
+  const owner = await store.responses.owner(responseId);
+  return owner !== undefined && mayAccess(principal, owner);
+}
+
+async function findItem(store: Store, id: string, param: string, principal: Principal): Promise<InputItem> {
   const place = placeOfItem(id);
-  const stored = place && (await store.responses.get<ResponseObject>(place.responseId));
+  // Another key's item, even a deleted one, reads exactly as an item that does not exist.
+  const visible = place !== undefined && (await mayReadItemsOf(store, place.responseId, principal));
+  const stored = visible ? await store.responses.get<ResponseObject>(place.responseId) : undefined;
   if (stored?.kind === 'tombstone') {
     const why = stored.tombstone === 'evicted' ? 'evicted from the store by the retention policy' : 'deleted';
     throw new RequestError(
@@ -43,16 +53,22 @@ async function findItem(store: Store, id: string, param: string): Promise<InputI
  * of a stored response, or one of its input items), keeping the index of the reference; an
  * unknown, evicted or deleted item is a 404 naming the reference. A second reference to the same
  * item adds nothing (the Vercel AI SDK references a server tool's call and its result by one id).
+ * An item of a response `principal` may not see is as unknown as one that never was.
  * `field` names the items in errors. Default: `input`.
  */
-export async function resolveItemReferences(items: readonly InputItem[], store: Store, field = 'input'): Promise<SourcedItem[]> {
+export async function resolveItemReferences(
+  items: readonly InputItem[],
+  store: Store,
+  principal: Principal,
+  field = 'input',
+): Promise<SourcedItem[]> {
   const seen = new Set<string>();
   const resolved: SourcedItem[] = [];
   for (const [source, item] of items.entries()) {
     if (item.type !== 'item_reference') resolved.push({ item, source });
     else if (!seen.has(item.id)) {
       seen.add(item.id);
-      resolved.push({ item: await findItem(store, item.id, `${field}[${source}].id`), source });
+      resolved.push({ item: await findItem(store, item.id, `${field}[${source}].id`, principal), source });
     }
   }
   return resolved;

@@ -1,6 +1,7 @@
 import type { AgentRequest, ChatMessage } from '../agent/agent.js';
 import { checkToolResults } from '../chat/checkToolResults.js';
 import { checkToolUse } from '../chat/checkToolUse.js';
+import type { Principal } from '../principal.js';
 import type { Store } from '../store/Store.js';
 import { ResponseDraft } from './ResponseDraft.js';
 import { createResponseMeta } from './createResponseMeta.js';
@@ -25,8 +26,8 @@ export interface ResponseTurn {
 }
 
 export interface ResponseTurnOptions {
-  /** Who the response is stored as made by (a principal id). */
-  readonly owner: string;
+  /** Who asks: the response is stored as made by it, and its `item_reference`s name only items it may see. */
+  readonly principal: Principal;
   /** The model a request that names none gets. */
   readonly defaultModel: string;
   /** The agent's own tools, which a client tool may not be named after. */
@@ -63,7 +64,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
       ? await store.responses.conversation(request.previousResponseId, options.maxConversationBytes ?? Number.POSITIVE_INFINITY)
       : []);
   const resume = resumeApprovals(history, request.input, options.serverToolNames);
-  const { messages: given, sources } = toChatMessages(await resolveItemReferences(request.input, store));
+  const { messages: given, sources } = toChatMessages(await resolveItemReferences(request.input, store, options.principal));
   // Calls the conversation left waiting and this input goes on without answering are closed first, as part of this turn.
   const input = [...resume.closed, ...given];
   // A result for a call that never happened is named before the missing user message, which an input of only such results also lacks.
@@ -87,7 +88,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
   const draft = new ResponseDraft(meta);
   const system: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];
   return {
-    owner: options.owner,
+    owner: options.principal.id,
     draft,
     input,
     agentRequest: {
@@ -113,7 +114,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
         tool_call_id: call.id,
         content: draft.outcomeOf(call.id) ?? 'Error: no result',
       }));
-      await store.responses.save(response, [...input, ...resumed, answer], options.owner);
+      await store.responses.save(response, [...input, ...resumed, answer], options.principal.id);
       if (response.status !== 'in_progress' && response.status !== 'queued') await store.enforceRetention();
     },
   };
