@@ -49,6 +49,29 @@ describe("a key's policy", () => {
     }
   });
 
+  it('models: holds for the runs of scheduled jobs too, when a job is made or changed', async () => {
+    const url = await start();
+    const job = { name: 'nightly', schedule: 'every 1d', input: 'hi' };
+    for (const body of [job, { ...job, model: 'rxgate-agent' }]) {
+      const refused = await post(`${url}/api/jobs`, 'narrow', body);
+      expect(refused.status).toBe(404);
+      expect(await errorOf(refused)).toBe('model_not_found');
+    }
+    const made = await post(`${url}/api/jobs`, 'narrow', { ...job, model: 'smart' });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    const patched = await fetch(`${url}/api/jobs/${id}`, {
+      method: 'PATCH',
+      headers: as('narrow'),
+      body: JSON.stringify({ model: 'rxgate-agent' }),
+    });
+    expect(patched.status).toBe(404);
+    expect(await errorOf(patched)).toBe('model_not_found');
+
+    const theirs = (await (await post(`${url}/api/jobs`, 'ops', { ...job, model: 'rxgate-agent' })).json()) as { id: string };
+    expect((await post(`${url}/api/jobs/${theirs.id}/run`, 'ops', {})).status).toBe(202);
+  });
+
   it('rpm: the request past the limit in a minute is 429 rate_limit_exceeded with Retry-After', async () => {
     const url = await start();
     for (let request = 0; request < 3; request++) expect((await fetch(`${url}/v1/models`, { headers: as('slow') })).status).toBe(200);

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { localsOf } from '../pipeline/requestLocals.js';
-import { mayAccess } from '../principal.js';
+import { mayAccess, mayUseModel, type Principal } from '../principal.js';
 import { idOf } from '../runs/runRoutes.js';
 import type { StoredJob } from '../store/JobStore.js';
-import { parseJobRequest } from './jobRequest.js';
+import { parseJobRequest, type JobSettings } from './jobRequest.js';
 import type { JobsContext } from './jobsContext.js';
 import { showFire, showJob } from './showJob.js';
 import { startJobRun } from './startJobRun.js';
@@ -17,6 +17,12 @@ async function jobOf(context: JobsContext, id: string, res: Response): Promise<S
   if (!job || !mayAccess(localsOf(res).principal, job.owner))
     throw new RequestError(404, `job '${id}' not found`, 'not_found_error', null, 'job_not_found');
   return job;
+}
+
+/** A job's fires run as its key: the model they ask for (or, without one, the default) must be one the key may use, as on `POST /v1/runs`. */
+function assertMayUseModel(context: JobsContext, principal: Principal, { model = context.defaultModel }: JobSettings): void {
+  if (!mayUseModel(principal, model))
+    throw new RequestError(404, `the model '${model}' does not exist`, 'invalid_request_error', 'model', 'model_not_found');
 }
 
 /** Saves `job` and tells the scheduler; answers the job as it now stands. */
@@ -42,6 +48,7 @@ export const createJobRoute =
   async (req, res) => {
     const now = Date.now();
     const settings = parseJobRequest(req.body, now);
+    assertMayUseModel(context, localsOf(res).principal, settings);
     const id = `job_${randomUUID().replaceAll('-', '')}`;
     const job = { ...settings, id, owner: localsOf(res).principal.id, created_at: now, anchor: now, owed_from: now, last_slot: null };
     await saveJob(context, job, res, 201);
@@ -61,6 +68,7 @@ export const updateJobRoute =
     const current = await jobOf(context, idOf(req.params), res);
     const now = Date.now();
     const settings = parseJobRequest(req.body, now, current);
+    assertMayUseModel(context, localsOf(res).principal, settings);
     const rescheduled = settings.schedule !== current.schedule || settings.timezone !== current.timezone;
     const owed = rescheduled || (settings.enabled && !current.enabled);
     await saveJob(
