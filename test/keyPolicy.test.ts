@@ -123,6 +123,23 @@ describe("a key's policy", () => {
     await expect.poll(async () => (await post(`${url}/v1/runs`, 'single', { input: 'now' })).status).toBe(202);
   });
 
+  it("maxStreams: a job's run started by hand holds a slot like any run", async () => {
+    const url = await start();
+    const job = (await (await post(`${url}/api/jobs`, 'single', { name: 'j', schedule: 'every 1d', input: 'hi' })).json()) as {
+      id: string;
+    };
+    const first = await post(`${url}/api/jobs/${job.id}/run`, 'single', {});
+    expect(first.status).toBe(202);
+    const { run_id: runId } = (await first.json()) as { run_id: string };
+    for (const path of [`/api/jobs/${job.id}/run`, '/v1/runs']) {
+      const refused = await post(`${url}${path}`, 'single', { input: 'again' });
+      expect(refused.status, path).toBe(429);
+      expect(await errorOf(refused)).toBe('rate_limit_exceeded');
+    }
+    expect((await post(`${url}/v1/runs/${runId}/stop`, 'single', {})).status).toBe(200);
+    await expect.poll(async () => (await post(`${url}/api/jobs/${job.id}/run`, 'single', {})).status).toBe(202);
+  });
+
   it('holds rpm and maxStreams across two instances sharing a Redis', async () => {
     const urls: string[] = [];
     for (const store of await sharedRedisStores(2, closers)) {

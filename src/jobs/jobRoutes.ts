@@ -104,6 +104,7 @@ export const runJobNowRoute =
     const job = await jobOf(context, idOf(req.params), res);
     const now = Date.now();
     const run = await startJobRun(context, job, { slot: now, trigger: 'manual', fired_at: now });
+    localsOf(res).keepSlotUntil?.(run.ended);
     res.status(202).json({ run_id: run.id, job_id: job.id, status: run.snapshot().status });
   };
 

@@ -8,12 +8,14 @@ import type { KeyLimits } from '../../store/KeyLimits.js';
 
 /** The routes that run the agent: each holds one of its key's stream slots while it answers. */
 const AGENT_ROUTES = new Set(['/chat/completions', '/responses', '/runs']);
+/** `POST /api/jobs/{id}/run` starts a run too, and holds a slot as `POST /v1/runs` does; its model is the job's, checked when it was set. */
+const RUN_JOB_NOW = /^\/api\/jobs\/[^/]+\/run$/;
 
 /**
  * The request's key's policy, after authentication and the JSON body: its `rpm` (429
  * `rate_limit_exceeded` with `Retry-After`), on the agent routes its `models` (404
  * `model_not_found`, for the request's model or, without one, the default) and its `maxStreams`
- * (429 while that many are in flight, detached runs included).
+ * (429 while that many are in flight, detached runs included, a job's run started by hand too).
  */
 export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultModel: string): RequestHandler {
   return async (req, res, next) => {
@@ -24,12 +26,14 @@ export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultMod
       const waitMs = await limits.admit(id, policy.rpm);
       if (waitMs > 0) throw new KeyLimitError(id, 'rpm', policy.rpm, Math.ceil(waitMs / 1000));
     }
-    if (req.method !== 'POST' || !AGENT_ROUTES.has(req.path)) return next();
-    const asked = (req.body as { model?: unknown } | undefined)?.model;
-    const model = typeof asked === 'string' ? asked : defaultModel;
-    if (!mayUseModel(locals.principal, model)) {
-      throw new RequestError(404, `the model '${model}' does not exist`, 'invalid_request_error', 'model', 'model_not_found');
-    }
+    if (req.method !== 'POST') return next();
+    if (AGENT_ROUTES.has(req.path)) {
+      const asked = (req.body as { model?: unknown } | undefined)?.model;
+      const model = typeof asked === 'string' ? asked : defaultModel;
+      if (!mayUseModel(locals.principal, model)) {
+        throw new RequestError(404, `the model '${model}' does not exist`, 'invalid_request_error', 'model', 'model_not_found');
+      }
+    } else if (!RUN_JOB_NOW.test(`${req.baseUrl}${req.path}`)) return next();
     const release = policy.maxStreams === undefined ? () => undefined : await limits.acquireStream(id, policy.maxStreams);
     if (!release) throw new KeyLimitError(id, 'maxStreams', policy.maxStreams!, 1);
     metrics.keyInFlight.inc({ key: id });
