@@ -43,9 +43,12 @@ describe("a key's policy", () => {
       ['/v1/responses', { input: 'hi', model: 'rxgate-agent' }],
       ['/v1/runs', { input: 'hi' }],
     ] as const) {
-      const refused = await post(`${url}${path}`, 'narrow', body);
-      expect(refused.status, path).toBe(404);
-      expect(await errorOf(refused)).toBe('model_not_found');
+      // Express matches a route whatever the case and with a trailing slash: the policy holds on every path that reaches it.
+      for (const asked of [path, `${path}/`, path.toUpperCase()]) {
+        const refused = await post(`${url}${asked}`, 'narrow', body);
+        expect(refused.status, asked).toBe(404);
+        expect(await errorOf(refused)).toBe('model_not_found');
+      }
     }
   });
 
@@ -131,7 +134,7 @@ describe("a key's policy", () => {
     const first = await post(`${url}/api/jobs/${job.id}/run`, 'single', {});
     expect(first.status).toBe(202);
     const { run_id: runId } = (await first.json()) as { run_id: string };
-    for (const path of [`/api/jobs/${job.id}/run`, '/v1/runs']) {
+    for (const path of [`/api/jobs/${job.id}/run`, `/API/jobs/${job.id}/run/`, '/v1/runs', '/v1/runs/', '/V1/Runs']) {
       const refused = await post(`${url}${path}`, 'single', { input: 'again' });
       expect(refused.status, path).toBe(429);
       expect(await errorOf(refused)).toBe('rate_limit_exceeded');

@@ -11,6 +11,9 @@ const AGENT_ROUTES = new Set(['/chat/completions', '/responses', '/runs']);
 /** `POST /api/jobs/{id}/run` starts a run too, and holds a slot as `POST /v1/runs` does; its model is the job's, checked when it was set. */
 const RUN_JOB_NOW = /^\/api\/jobs\/[^/]+\/run$/;
 
+/** A path as the router matches it: Express's routes take any case and a trailing slash, so the policy must as well. */
+const routed = (path: string): string => path.toLowerCase().replace(/\/+$/, '');
+
 /**
  * The request's key's policy, after authentication and the JSON body: its `rpm` (429
  * `rate_limit_exceeded` with `Retry-After`), on the agent routes its `models` (404
@@ -27,13 +30,13 @@ export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultMod
       if (waitMs > 0) throw new KeyLimitError(id, 'rpm', policy.rpm, Math.ceil(waitMs / 1000));
     }
     if (req.method !== 'POST') return next();
-    if (AGENT_ROUTES.has(req.path)) {
+    if (AGENT_ROUTES.has(routed(req.path))) {
       const asked = (req.body as { model?: unknown } | undefined)?.model;
       const model = typeof asked === 'string' ? asked : defaultModel;
       if (!mayUseModel(locals.principal, model)) {
         throw new RequestError(404, `the model '${model}' does not exist`, 'invalid_request_error', 'model', 'model_not_found');
       }
-    } else if (!RUN_JOB_NOW.test(`${req.baseUrl}${req.path}`)) return next();
+    } else if (!RUN_JOB_NOW.test(routed(`${req.baseUrl}${req.path}`))) return next();
     const release = policy.maxStreams === undefined ? () => undefined : await limits.acquireStream(id, policy.maxStreams);
     if (!release) throw new KeyLimitError(id, 'maxStreams', policy.maxStreams!, 1);
     metrics.keyInFlight.inc({ key: id });
