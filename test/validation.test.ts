@@ -120,6 +120,17 @@ describe('input checking', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unknown_url');
   });
 
+  it('answers a path whose id is not valid percent-encoding with 400 bad_http_request, not a complaint about the body', async () => {
+    for (const path of ['/v1/responses/%E0%A4%A', '/v1/runs/%zz/events', '/v1/conversations/ok/items/%']) {
+      const response = await fetch(`${app.url}${path}`);
+
+      expect(response.status, path).toBe(400);
+      const { error } = (await response.json()) as { error: { code: string; message: string; type: string } };
+      expect(error, path).toMatchObject({ type: 'invalid_request_error', code: 'bad_http_request' });
+      expect(error.message, path).toMatch(/percent-encoding/);
+    }
+  });
+
   it('is still healthy after all of that', async () => {
     const response = await fetch(`${app.url}/health`);
 

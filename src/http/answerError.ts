@@ -37,9 +37,20 @@ function fromBodyParser(error: { type?: string; limit?: number; status?: number 
   }
 }
 
+/** The router's refusal of a path parameter that does not decode (`/v1/responses/%zz`): a bad URL, not a bad body. */
+const isUndecodableParam = (error: unknown): boolean => error instanceof URIError && (error as { status?: number }).status === 400;
+
+/** `error` as rxgate's own error when it is a client's mistake that Express or body-parser found; otherwise itself. */
+function asRxgateError(error: unknown): unknown {
+  if (error instanceof RxgateError) return error;
+  if (isUndecodableParam(error))
+    return new RequestError(400, 'the request path is not valid percent-encoding', 'invalid_request_error', null, 'bad_http_request');
+  return fromBodyParser(error as { type?: string }) ?? error;
+}
+
 /** Answers with the OpenAI envelope of `error`; an error that is not rxgate's own nor body-parser's is logged as one. */
 export function answerError(res: Response, error: unknown): void {
-  const answered = error instanceof RxgateError ? error : (fromBodyParser(error as { type?: string }) ?? error);
+  const answered = asRxgateError(error);
   if (!(answered instanceof RxgateError)) localsOf(res).logger.error({ err: error }, 'unhandled error');
   sendError(res, answered);
 }
