@@ -5,6 +5,11 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
 const positiveBytes = z.coerce.number().int().positive();
 const positiveInt = z.coerce.number().int().positive();
+/** An upstream's API root: undici sends to nothing else, and `localhost:8000/v1` parses as a URL of the scheme `localhost:`. */
+export const upstreamUrl = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http:// or https:// URL, the API root (e.g. "http://127.0.0.1:8000/v1")',
+});
 const optionalText = z.string().min(1).optional();
 const MIN_API_KEY_LENGTH = 16;
 // Trimmed: a key read from a file often ends in a newline that no client sends.
@@ -64,7 +69,7 @@ export const SETTINGS = {
   healthPort: { env: 'RXGATE_HEALTH_PORT', default: undefined, schema: port.optional(), doc: 'Port of a second listener that answers only `GET /health` and `GET /health/ready`, from a thread of its own, so that probes are answered within milliseconds however busy the gateway is (see "Health"); point orchestrator probes at it. Unset: none (0 picks a free one).' },
   apiKey: { env: 'RXGATE_API_KEY', default: undefined, schema: apiKey, secret: true, doc: 'Bearer key every /v1 route requires, at least 16 characters. Unset: no auth, loopback only.' },
   keysFile: { env: 'RXGATE_KEYS_FILE', default: undefined, schema: optionalText, doc: 'Path of a JSON file of API keys (digests only), each with its own id and limits; reloaded when it changes and on SIGHUP (see "Teams"). With `RXGATE_API_KEY`, that key is one more admin key, `default`.' },
-  upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: z.url().optional(), doc: 'OpenAI-compatible base URL ending in /v1. Unset: the built-in offline agent.' },
+  upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: upstreamUrl.optional(), doc: 'OpenAI-compatible base URL, http:// or https://, ending in /v1. Unset: the built-in offline agent.' },
   upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: upstreamApiKey, secret: true, doc: 'Bearer key sent to the upstream. Never logged.' },
   upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with `RXGATE_UPSTREAM_URL`.' },
   upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: undefined, schema: positiveMs.optional(), doc: 'Opt-in: longest one upstream call may take, first byte to last, even while it is still producing. Unset: no such limit (the silence is timed out instead).' },

@@ -153,4 +153,16 @@ describe('the configuration', () => {
       loadConfig({ RXGATE_ROUTES_FILE: 'routes.json', RXGATE_UPSTREAM_URL: 'http://127.0.0.1:9/v1', RXGATE_UPSTREAM_MODEL: 'm' }),
     ).toThrow(/RXGATE_ROUTES_FILE and RXGATE_UPSTREAM_URL are both set/);
   });
+
+  it.each([
+    ['without its scheme', 'localhost:8000/v1'],
+    ['of another scheme', 'ftp://127.0.0.1/v1'],
+  ])('refuses an RXGATE_UPSTREAM_URL %s, saying what to write', (_name, url) => {
+    expect(() => loadConfig({ RXGATE_UPSTREAM_URL: url, RXGATE_UPSTREAM_MODEL: 'm' })).toThrow(
+      `RXGATE_UPSTREAM_URL="${url}": must be an http:// or https:// URL, the API root (e.g. "http://127.0.0.1:8000/v1")`,
+    );
+    expect(loadConfig({ RXGATE_UPSTREAM_URL: 'https://api.example.com/v1', RXGATE_UPSTREAM_MODEL: 'm' }).upstreamUrl).toBe(
+      'https://api.example.com/v1',
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { upstreamUrl } from '../../config.js';
 
 const positiveInt = z.number().int().positive();
 /** A wait that becomes a timer: Node.js fires a longer one after 1 ms, so that every call would time out at once. */
@@ -15,8 +16,7 @@ const timeouts = z.strictObject({
 
 const upstream = z.strictObject({
   id: name,
-  // undici sends to nothing else, and `localhost:8000/v1` parses as a URL of the scheme `localhost:`.
-  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, the API root (e.g. "http://127.0.0.1:8000/v1")' }),
+  url: upstreamUrl,
   /** `env:NAME`: a key is never written in the file. */
   apiKey: z
     .string()
