@@ -3,6 +3,23 @@ import { ConfigError } from './errors/ConfigError.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
+/** Node.js fires a timer set longer than this after 1 ms, so that a wait beyond it would end at once. */
+export const LONGEST_TIMER_MS = 2_147_483_647;
+/** `.max(...LONGEST_TIMER)` on a wait that becomes a timer. */
+export const LONGEST_TIMER = [
+  LONGEST_TIMER_MS,
+  'must be at most 2147483647 (about 24.8 days), the longest wait a Node.js timer keeps',
+] as const;
+const timerMs = positiveMs.max(...LONGEST_TIMER);
+// A stop waits on a timer for up to twice the lease (`stopWithinMs`).
+const redisLeaseMs = z.coerce
+  .number()
+  .int()
+  .min(100)
+  .max(
+    Math.floor(LONGEST_TIMER_MS / 2),
+    'must be at most 1073741823 (about 12.4 days): a stop waits up to twice the lease, and 2147483647 ms is the longest wait a Node.js timer keeps',
+  );
 const positiveBytes = z.coerce.number().int().positive();
 const positiveInt = z.coerce.number().int().positive();
 /** An upstream's API root: undici sends to nothing else, and `localhost:8000/v1` parses as a URL of the scheme `localhost:`. */
@@ -72,21 +89,21 @@ export const SETTINGS = {
   upstreamUrl: { env: 'RXGATE_UPSTREAM_URL', default: undefined, schema: upstreamUrl.optional(), doc: 'OpenAI-compatible base URL, http:// or https://, ending in /v1. Unset: the built-in offline agent.' },
   upstreamApiKey: { env: 'RXGATE_UPSTREAM_API_KEY', default: undefined, schema: upstreamApiKey, secret: true, doc: 'Bearer key sent to the upstream. Never logged.' },
   upstreamModel: { env: 'RXGATE_UPSTREAM_MODEL', default: undefined, schema: optionalText, doc: 'Model name sent to the upstream. Required with `RXGATE_UPSTREAM_URL`.' },
-  upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: undefined, schema: positiveMs.optional(), doc: 'Opt-in: longest one upstream call may take, first byte to last, even while it is still producing. Unset: no such limit (the silence is timed out instead).' },
-  upstreamConnectTimeoutMs: { env: 'RXGATE_UPSTREAM_CONNECT_TIMEOUT_MS', default: '10000', schema: positiveMs, doc: 'Longest opening a connection to the upstream may take (a routes file\'s default `connectMs`).' },
-  upstreamFirstByteTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS', default: '60000', schema: positiveMs, doc: 'Longest the upstream may take to answer with its headers (a routes file\'s default `firstByteMs`).' },
-  upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: positiveMs, doc: 'Longest the upstream may stay silent before its first token (a routes file\'s default `firstContentMs`).' },
-  upstreamIdleTimeoutMs: { env: 'RXGATE_UPSTREAM_IDLE_TIMEOUT_MS', default: '60000', schema: positiveMs, doc: 'Longest the upstream may stay silent between two reads of its answer, reset on every byte (a routes file\'s default `idleMs`).' },
+  upstreamTimeoutMs: { env: 'RXGATE_UPSTREAM_TIMEOUT_MS', default: undefined, schema: timerMs.optional(), doc: 'Opt-in: longest one upstream call may take, first byte to last, even while it is still producing. Unset: no such limit (the silence is timed out instead).' },
+  upstreamConnectTimeoutMs: { env: 'RXGATE_UPSTREAM_CONNECT_TIMEOUT_MS', default: '10000', schema: timerMs, doc: 'Longest opening a connection to the upstream may take (a routes file\'s default `connectMs`).' },
+  upstreamFirstByteTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS', default: '60000', schema: timerMs, doc: 'Longest the upstream may take to answer with its headers (a routes file\'s default `firstByteMs`).' },
+  upstreamFirstTokenTimeoutMs: { env: 'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS', default: '120000', schema: timerMs, doc: 'Longest the upstream may stay silent before its first token (a routes file\'s default `firstContentMs`).' },
+  upstreamIdleTimeoutMs: { env: 'RXGATE_UPSTREAM_IDLE_TIMEOUT_MS', default: '60000', schema: timerMs, doc: 'Longest the upstream may stay silent between two reads of its answer, reset on every byte (a routes file\'s default `idleMs`).' },
   routesFile: { env: 'RXGATE_ROUTES_FILE', default: undefined, schema: optionalText, doc: 'Path of a JSON file of several upstreams and the model names routed to them, with retries, failover and breakers (see "Several upstreams"). Unset: `RXGATE_UPSTREAM_*` is the one route.' },
   upstreamMaxFrameBytes: { env: 'RXGATE_UPSTREAM_MAX_FRAME_BYTES', default: '1048576', schema: positiveBytes, doc: 'Most bytes the upstream may send without ending an SSE event; past it the call fails with `upstream_malformed_frame`.' },
   tools: { env: 'RXGATE_TOOLS', default: 'current_time,calculator', schema: list, doc: 'Comma-separated built-in tools the agent may call (empty: none).' },
   mcpConfig: { env: 'RXGATE_MCP_CONFIG', default: undefined, schema: optionalText, doc: 'Path of a JSON file of MCP servers whose tools the LLM agent may call, besides the built-in ones (see "MCP tools").' },
   mcpMaxMessageBytes: { env: 'RXGATE_MCP_MAX_MESSAGE_BYTES', default: '4194304', schema: positiveBytes, doc: 'Largest message an MCP server may send (a stdio line, a Streamable HTTP SSE event or JSON body); past it rxgate closes the connection, fails the calls running on it with an error that names this limit, and reconnects.' },
   requireApproval: { env: 'RXGATE_REQUIRE_APPROVAL', default: '', schema: list, doc: 'Comma-separated tool names or globs (`fs__write_*,shell__*`) whose calls wait for a person\'s approval (see "People in the loop").' },
-  approvalTimeoutMs: { env: 'RXGATE_APPROVAL_TIMEOUT_MS', default: '600000', schema: positiveMs, doc: 'How long a call waits for approval in a run before it is denied as timed out.' },
+  approvalTimeoutMs: { env: 'RXGATE_APPROVAL_TIMEOUT_MS', default: '600000', schema: timerMs, doc: 'How long a call waits for approval in a run before it is denied as timed out.' },
   maxToolIterations: { env: 'RXGATE_MAX_TOOL_ITERATIONS', default: '10', schema: positiveInt, doc: 'Model calls one run may make before it finishes with `length`.' },
   modelId: { env: 'RXGATE_MODEL_ID', default: 'rxgate-agent', schema: z.string().min(1), doc: 'Model id advertised by `GET /v1/models`.' },
-  keepaliveMs: { env: 'RXGATE_KEEPALIVE_MS', default: '10000', schema: positiveMs, doc: 'SSE comment interval while nothing else is written.' },
+  keepaliveMs: { env: 'RXGATE_KEEPALIVE_MS', default: '10000', schema: timerMs, doc: 'SSE comment interval while nothing else is written.' },
   maxBodyBytes: { env: 'RXGATE_MAX_BODY_BYTES', default: '10485760', schema: positiveBytes, doc: 'Largest request body accepted (413 above).' },
   maxBufferedBytes: { env: 'RXGATE_MAX_BUFFERED_BYTES', default: '1048576', schema: positiveBytes, doc: 'Unread bytes a slow client may owe before it is cut off.' },
   maxOutputChars: { env: 'RXGATE_MAX_OUTPUT_CHARS', default: '1000000', schema: positiveInt, doc: 'Characters of text and reasoning one answer may have; past it the answer ends as cut by length (`finish_reason: "length"`).' },
@@ -100,7 +117,7 @@ export const SETTINGS = {
     doc: 'Longest a client may take to send its whole request, body included; at least `RXGATE_HEADERS_TIMEOUT_MS`. Responses may stream longer.',
   },
   maxEventLoopDelayMs: { env: 'RXGATE_MAX_EVENT_LOOP_DELAY_MS', default: '0', schema: z.coerce.number().int().min(0), doc: 'Event-loop delay past which new requests are shed with 503 `overloaded` and `GET /health/ready` says not ready, while running streams go on; requests are taken again once it stayed under for 1 s. 0 (the default): never shed; 200 suits most deployments (see "Overload").' },
-  shutdownGraceMs: { env: 'RXGATE_SHUTDOWN_GRACE_MS', default: '10000', schema: z.coerce.number().int().min(0), doc: 'How long running streams may finish after SIGTERM before they are interrupted.' },
+  shutdownGraceMs: { env: 'RXGATE_SHUTDOWN_GRACE_MS', default: '10000', schema: z.coerce.number().int().min(0).max(...LONGEST_TIMER), doc: 'How long running streams may finish after SIGTERM before they are interrupted.' },
   operatorsModule: {
     env: 'RXGATE_OPERATORS_MODULE',
     default: undefined,
@@ -116,9 +133,9 @@ export const SETTINGS = {
   redisUrl: { env: 'RXGATE_REDIS_URL', default: undefined, schema: redisUrls, doc: 'Redis (`redis://host:port/db`) that keeps stored responses, runs and event logs instead of SQLite, so that several instances share them (see "Running several instances"). With `RXGATE_REDIS_CLUSTER`, one or more nodes of the cluster, comma-separated.' },
   redisCluster: { env: 'RXGATE_REDIS_CLUSTER', default: 'false', schema: z.stringbool(), doc: '`true` (or `1`) when `RXGATE_REDIS_URL` is a Redis Cluster: its nodes are discovered from the ones given, and followers are woken by sharded pub/sub (see "Running several instances").' },
   redisPrefix: { env: 'RXGATE_REDIS_PREFIX', default: 'rxgate:', schema: z.string().min(1), doc: 'Put before every Redis key rxgate writes.' },
-  redisLeaseMs: { env: 'RXGATE_REDIS_LEASE_MS', default: '10000', schema: z.coerce.number().int().min(100), doc: 'How long an instance\'s lease on its runs lasts unless renewed (every third of it); a run whose instance let it expire is marked failed by another.' },
+  redisLeaseMs: { env: 'RXGATE_REDIS_LEASE_MS', default: '10000', schema: redisLeaseMs, doc: 'How long an instance\'s lease on its runs lasts unless renewed (every third of it); a run whose instance let it expire is marked failed by another.' },
   jobsGraceMs: { env: 'RXGATE_JOBS_GRACE_MS', default: '60000', schema: z.coerce.number().int().min(0), doc: 'How late a job\'s slot missed while no instance ran may still fire (once, however many were missed); older ones are let go (see "Scheduled jobs").' },
-  jobsRefreshMs: { env: 'RXGATE_JOBS_REFRESH_MS', default: '5000', schema: positiveMs, doc: 'How often an instance reads the job list again, to see jobs that other instances made, changed or removed.' },
+  jobsRefreshMs: { env: 'RXGATE_JOBS_REFRESH_MS', default: '5000', schema: timerMs, doc: 'How often an instance reads the job list again, to see jobs that other instances made, changed or removed.' },
   otelEndpoint: { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', default: undefined, schema: z.url().optional(), doc: 'OTLP/HTTP collector base URL (traces go to `/v1/traces` under it). Unset, with `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` unset too: tracing off, the OpenTelemetry SDK not even loaded (see "Traces").' },
   otelTracesEndpoint: { env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', default: undefined, schema: z.url().optional(), doc: 'Full OTLP/HTTP traces URL, used as it is; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`.' },
   otelTracesProtocol: { env: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', default: 'http/protobuf', schema: z.enum(['http/protobuf', 'http/json']), doc: 'OTLP encoding of exported spans: `http/protobuf` or `http/json`.' },

@@ -72,4 +72,17 @@ describe('configuration', () => {
     expect(() => loadConfig({}, ['--bogus', '1'])).toThrow(/unknown option --bogus/);
     expect(() => loadConfig({ RXGATE_UPSTREAM_URL: 'http://127.0.0.1:1/v1' })).toThrow(/RXGATE_UPSTREAM_MODEL is required/);
   });
+
+  // Node.js fires a timer set longer than 2147483647 ms after 1 ms: the wait would end at once.
+  it.each([
+    ['RXGATE_APPROVAL_TIMEOUT_MS', 2_147_483_647],
+    ['RXGATE_KEEPALIVE_MS', 2_147_483_647],
+    ['RXGATE_SHUTDOWN_GRACE_MS', 2_147_483_647],
+    ['RXGATE_JOBS_REFRESH_MS', 2_147_483_647],
+    // A stop waits up to twice the lease.
+    ['RXGATE_REDIS_LEASE_MS', 1_073_741_823],
+  ])('refuses %s longer than a timer can wait, naming the limit', (env, limit) => {
+    expect(() => loadConfig({ [env]: String(limit + 1) })).toThrow(`${env}="${limit + 1}": must be at most ${limit}`);
+    expect(() => loadConfig({ [env]: String(limit) })).not.toThrow();
+  });
 });

@@ -155,6 +155,17 @@ describe('the configuration', () => {
   });
 
   it.each([
+    'RXGATE_UPSTREAM_TIMEOUT_MS',
+    'RXGATE_UPSTREAM_CONNECT_TIMEOUT_MS',
+    'RXGATE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS',
+    'RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS',
+    'RXGATE_UPSTREAM_IDLE_TIMEOUT_MS',
+  ])('refuses %s longer than a timer can wait, naming the limit', (env) => {
+    expect(() => loadConfig({ [env]: '2147483648' })).toThrow(`${env}="2147483648": must be at most 2147483647`);
+    expect(() => loadConfig({ [env]: '2147483647' })).not.toThrow();
+  });
+
+  it.each([
     ['without its scheme', 'localhost:8000/v1'],
     ['of another scheme', 'ftp://127.0.0.1/v1'],
   ])('refuses an RXGATE_UPSTREAM_URL %s, saying what to write', (_name, url) => {

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { upstreamUrl } from '../../config.js';
+import { LONGEST_TIMER, upstreamUrl } from '../../config.js';
 
 const positiveInt = z.number().int().positive();
-/** A wait that becomes a timer: Node.js fires a longer one after 1 ms, so that every call would time out at once. */
-const LONGEST_TIMER = [2_147_483_647, 'must be at most 2147483647 (about 24.8 days), the longest wait a Node.js timer keeps'] as const;
 const timerMs = positiveInt.max(...LONGEST_TIMER);
 const name = z.string().min(1);
 
