@@ -130,4 +130,16 @@ describe('upstream failures become UpstreamErrors', () => {
     expect(failure).toMatchObject({ kind: 'bad_status', status: 500, message: expect.stringContaining('HTTP 500: internal oops') });
     expect(toOpenAIError(failure).status).toBe(502);
   });
+
+  it('an error body that never ends: bad_status with its first words, read no further, and the socket is closed', async () => {
+    // Read to its end, this body would hold the error back until the idle timeout; a streaming one, buffered without end.
+    const { failure } = await failureOf({
+      status: 503,
+      headers: { 'content-type': 'text/plain' },
+      steps: [{ raw: `upstream on fire ${'x'.repeat(64 * 1024)}` }, { stall: true }],
+    });
+    expect(failure).toMatchObject({ kind: 'bad_status', status: 503 });
+    expect(failure.message).toMatch(/answered HTTP 503: upstream on fire x{283}$/);
+    expect(await upstream!.requests[0]!.closed).toMatchObject({ finished: false });
+  });
 });

@@ -37,9 +37,28 @@ interface ErrorDetail {
   readonly upstreamCode?: string;
 }
 
+/**
+ * The first `MAX_ERROR_BODY` characters of an error body, and not a chunk more: an upstream may send an
+ * endless one. Leaving the loop early destroys the body, which closes the connection instead of draining it.
+ */
+async function errorText(body: UpstreamResponse['body']): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for await (const chunk of body as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.length >= MAX_ERROR_BODY) break;
+    }
+    if (text.length < MAX_ERROR_BODY) text += decoder.decode();
+  } catch {
+    // a body cut short: what did arrive is the detail
+  }
+  return text.slice(0, MAX_ERROR_BODY);
+}
+
 /** The upstream's own words from an error body: `error.message` (and `error.code`) of an OpenAI envelope, else the text. */
 async function errorDetail(response: UpstreamResponse, apiKey: string | undefined): Promise<ErrorDetail> {
-  const text = (await response.body.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
+  const text = await errorText(response.body);
   let message = text.trim();
   let upstreamCode: string | undefined;
   try {
