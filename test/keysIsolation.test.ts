@@ -164,6 +164,21 @@ describe('ownership between keys', () => {
     expect((await refer('team-a', '/v1/responses', inputItem)).body).toContain('item_deleted');
   });
 
+  it('answers /metrics only to an admin key: to any other it is a route that does not exist', async () => {
+    const { url } = await start();
+    const ask = async (key: string, path: string) => {
+      const response = await fetch(`${url}${path}`, { headers: as(key) });
+      return { status: response.status, body: (await response.text()).replace(path, '<path>') };
+    };
+    expect((await ask('team-a', '/v1/models')).status).toBe(200);
+    const missing = await ask('team-a', '/no-such-route');
+    expect(missing.status).toBe(404);
+    for (const key of ['team-a', 'team-b']) expect(await ask(key, '/metrics'), key).toEqual(missing);
+    const scraped = await ask('ops', '/metrics');
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain('rxgate_key_requests_total{key="team-a"}');
+  });
+
   it("treats what was stored before keys (no owner) as default's: hidden from a team key, seen by the admin", async () => {
     const store = new SqliteStore({ dataDir: ':memory:' });
     await store.runs.save({ id: 'run_old', status: 'completed' });

@@ -25,6 +25,7 @@ import { SqliteStore } from '../store/sqlite/SqliteStore.js';
 import type { Store } from '../store/Store.js';
 import { createAccessLog } from './accessLog.js';
 import { consoleRoutes } from './consoleRoutes.js';
+import { adminOnly } from './adminOnly.js';
 import { authenticate } from './authenticate.js';
 import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
 import { enforceKeyPolicy } from './keys/enforceKeyPolicy.js';
@@ -102,7 +103,7 @@ export interface CreateAppOptions {
   /** Where spans go (`startTracing`): a server span per request, the agent's runs, model and tool calls below it. Default: `NO_TRACING`. */
   readonly tracing?: Tracing;
   /**
-   * The keys every /v1 route and `/metrics` require, read per request (a reloaded keys file holds
+   * The keys every /v1 route and `/metrics` (admin keys only) require, read per request (a reloaded keys file holds
    * from the next request on; see `watchKeysFile`). Default: `config.apiKey` as the one admin key
    * `default`, or none (no authentication) without it.
    */
@@ -229,7 +230,8 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
   const guard: RequestHandler = keys ? authenticate(keys) : (_req, _res, next) => next();
   app.use(consoleRoutes({ keyRequired: keys !== undefined, accessLog }));
-  app.get('/metrics', guard, mount(metricsRoute(metrics.registry)));
+  // Every key's id and usage: one tenant's key must not read the others'.
+  app.get('/metrics', guard, adminOnly, mount(metricsRoute(metrics.registry)));
 
   const v1 = express.Router();
   // One policy for /v1 and /api: a key's rpm counts its requests to both.
