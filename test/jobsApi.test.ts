@@ -1,10 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Cron } from 'croner';
 import { afterEach, describe, expect, it } from 'vitest';
+import { indexKeys } from '../src/http/keys/resolveKey.js';
 import type { JobObject, JobRunObject } from '../src/jobs/jobObject.js';
 import { ManualAgent, type ManualRun } from './support/manualAgent.js';
 import { post } from './support/runsClient.js';
+import { finish as finishRun, say, ScriptedAgent } from './support/scriptedAgent.js';
 import { startApp, type TestApp } from './support/startApp.js';
+import { as, entryOf, teamKeys } from './support/teamKeys.js';
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -150,5 +153,34 @@ describe('the jobs API', () => {
     const seen = agent.runs.length;
     await delay(2_500);
     expect(agent.runs).toHaveLength(seen);
+  });
+});
+
+describe('the jobs of a key', () => {
+  it("skips, saying why, the fires of a job whose owner's key is revoked or no longer allows its model", async () => {
+    let keys = teamKeys(entryOf('wide', { models: ['rxgate-agent', 'smart'] }));
+    app = await startApp(new ScriptedAgent([say('ok'), finishRun()]), { jobsRefreshMs: 60_000 }, { keys: () => keys });
+    const { url } = app;
+    const make = async (key: string) => {
+      const body = JSON.stringify({ name: 'tick', schedule: 'every 1s', input: 'tick' });
+      const response = await fetch(`${url}/api/jobs`, { method: 'POST', headers: as(key), body });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as JobObject).id;
+    };
+    const newestFire = async (jobId: string) =>
+      ((await (await fetch(`${url}/api/jobs/${jobId}/runs`, { headers: as('ops') })).json()) as { data: JobRunObject[] }).data[0];
+    const revoked = await make('team-a');
+    const narrowed = await make('wide');
+    for (const job of [revoked, narrowed])
+      await expect.poll(async () => (await newestFire(job))?.status, { timeout: 5_000 }).toBe('completed');
+
+    // The keys file reloaded without team-a, and with wide's models narrowed.
+    keys = indexKeys([entryOf('team-b'), entryOf('ops', { admin: true }), entryOf('wide', { models: ['smart'] })]);
+    await expect
+      .poll(() => newestFire(revoked), { timeout: 5_000 })
+      .toMatchObject({ run_id: null, status: 'skipped', skipped_reason: "its owner 'team-a' has no key in force (revoked or expired)" });
+    await expect
+      .poll(() => newestFire(narrowed), { timeout: 5_000 })
+      .toMatchObject({ run_id: null, status: 'skipped', skipped_reason: "its owner's key 'wide' may not use the model 'rxgate-agent'" });
   });
 });

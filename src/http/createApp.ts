@@ -29,6 +29,7 @@ import { adminOnly } from './adminOnly.js';
 import { authenticate } from './authenticate.js';
 import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
 import { enforceKeyPolicy } from './keys/enforceKeyPolicy.js';
+import { principalOf } from './keys/principalOf.js';
 import type { KnownKeys } from './keys/resolveKey.js';
 import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
@@ -200,10 +201,13 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     idempotencyTtlMs: config.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
     answers: new AnswersInFlight(),
   };
+  const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
   const jobScheduler = new JobScheduler(stored, {
     graceMs: config.jobsGraceMs ?? DEFAULTS.jobsGraceMs,
     refreshMs: config.jobsRefreshMs ?? DEFAULTS.jobsRefreshMs,
     logger,
+    // A job runs as its owner: a revoked key's jobs, or a model its policy no longer allows, fire no run.
+    ...(keys ? { ownerKey: (owner: string) => principalOf(keys(), owner) } : {}),
   });
   const jobs = { ...stored, jobScheduler };
 
@@ -227,7 +231,6 @@ export function createApp(options: CreateAppOptions): RxgateApp {
 
   app.get('/health', mount(healthRoute));
   app.get('/health/ready', mount(readinessRoute(readiness)));
-  const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
   const guard: RequestHandler = keys ? authenticate(keys) : (_req, _res, next) => next();
   app.use(consoleRoutes({ keyRequired: keys !== undefined, accessLog }));
   // Every key's id and usage: one tenant's key must not read the others'.

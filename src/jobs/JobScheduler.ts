@@ -13,7 +13,8 @@ import {
 } from 'rxjs';
 import type { Logger } from '../logger.js';
 import type { RunsContext } from '../runs/runsContext.js';
-import { fireJob } from './fireJob.js';
+import { DEFAULT_PRINCIPAL } from '../principal.js';
+import { fireJob, type OwnerKey } from './fireJob.js';
 import { scheduleJobs } from './scheduleJobs.js';
 
 export interface JobSchedulerOptions {
@@ -22,6 +23,11 @@ export interface JobSchedulerOptions {
   /** `RXGATE_JOBS_REFRESH_MS`: how often the job list is read again, for what other instances changed. */
   readonly refreshMs: number;
   readonly logger: Logger;
+  /**
+   * The key a job's owner has now, asked at each fire (a reloaded keys file holds from the next
+   * fire on). Default: a server without keys, where every job runs as `DEFAULT_PRINCIPAL`.
+   */
+  readonly ownerKey?: OwnerKey;
   /** Default `asyncScheduler` and `Date.now`. */
   readonly scheduler?: SchedulerLike;
   readonly clock?: () => number;
@@ -37,7 +43,10 @@ export class JobScheduler {
   readonly #changed = new Subject<void>();
   readonly #subscription: Subscription;
 
-  constructor(context: RunsContext, { graceMs, refreshMs, logger, scheduler = asyncScheduler, clock = Date.now }: JobSchedulerOptions) {
+  constructor(
+    context: RunsContext,
+    { graceMs, refreshMs, logger, ownerKey = () => DEFAULT_PRINCIPAL, scheduler = asyncScheduler, clock = Date.now }: JobSchedulerOptions,
+  ) {
     const fail = (what: string) => (error: unknown) => {
       logger.error({ err: error }, what);
       return EMPTY;
@@ -47,7 +56,7 @@ export class JobScheduler {
         switchMap(() => from(context.store.jobs.list()).pipe(catchError(fail('could not read the jobs')))),
         scheduleJobs({ clock, scheduler, graceMs }),
         mergeMap(({ job, ...due }) =>
-          from(fireJob(context, { job, ...due }, clock)).pipe(catchError(fail(`could not fire job ${job.id}`))),
+          from(fireJob(context, { job, ...due }, clock, ownerKey)).pipe(catchError(fail(`could not fire job ${job.id}`))),
         ),
       )
       .subscribe();

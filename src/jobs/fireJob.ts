@@ -1,5 +1,7 @@
+import { mayUseModel, type Principal } from '../principal.js';
 import { isUnfinished, currentRun } from '../runs/currentRun.js';
 import type { RunsContext } from '../runs/runsContext.js';
+import type { StoredJob } from '../store/JobStore.js';
 import type { JobSlot } from './scheduleJobs.js';
 import { startJobRun } from './startJobRun.js';
 
@@ -11,22 +13,31 @@ async function runStillGoing(context: RunsContext, jobId: string): Promise<strin
   return run && isUnfinished(run) ? latest : undefined;
 }
 
+/** The principal a job's owner is now: undefined once its key is revoked or expired. */
+export type OwnerKey = (owner: string) => Principal | undefined;
+
+/** Why a fire of `job` may not run as its owner now, if it may not: a key revoked or expired, a model its policy no longer allows. */
+function refusedByOwner(context: RunsContext, job: StoredJob, ownerKey: OwnerKey): string | undefined {
+  const principal = ownerKey(job.owner);
+  if (!principal) return `its owner '${job.owner}' has no key in force (revoked or expired)`;
+  const model = job.model ?? context.defaultModel;
+  return mayUseModel(principal, model) ? undefined : `its owner's key '${job.owner}' may not use the model '${model}'`;
+}
+
 /**
  * Fires a slot that has come, if this instance is the one that claims it in the store: the job
  * read again (one paused or deleted since fires no more), then skipped and recorded as such if its
- * previous run is still going, else its run started. A run that cannot start (the cap) is recorded
- * as skipped with the reason.
+ * owner's key (as `ownerKey` says now) may no longer run it or its previous run is still going,
+ * else its run started. A run that cannot start (the cap) is recorded as skipped with the reason.
  */
-export async function fireJob(context: RunsContext, { job, slot, trigger }: JobSlot, now: () => number): Promise<void> {
+export async function fireJob(context: RunsContext, { job, slot, trigger }: JobSlot, now: () => number, ownerKey: OwnerKey): Promise<void> {
   const current = await context.store.jobs.get(job.id);
   if (!current?.enabled || !(await context.store.jobs.claim(job.id, slot))) return;
   const fire = { slot, trigger, fired_at: now() };
+  const skip = (skipped: string) => context.store.jobs.record(job.id, { ...fire, run_id: null, skipped });
+  const refused = refusedByOwner(context, current, ownerKey);
+  if (refused) return skip(refused);
   const going = await runStillGoing(context, job.id);
-  if (going) {
-    await context.store.jobs.record(job.id, { ...fire, run_id: null, skipped: `the previous run ${going} is still going` });
-    return;
-  }
-  await startJobRun(context, current, fire).catch((error: Error) =>
-    context.store.jobs.record(job.id, { ...fire, run_id: null, skipped: `the run could not start: ${error.message}` }),
-  );
+  if (going) return skip(`the previous run ${going} is still going`);
+  await startJobRun(context, current, fire).catch((error: Error) => skip(`the run could not start: ${error.message}`));
 }
