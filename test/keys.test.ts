@@ -51,6 +51,20 @@ describe('the keys file', () => {
     expect(parseKeysFile(JSON.stringify({ keys: [{ ...good, sha256: good.sha256.toUpperCase() }] }), 'k')).toEqual([good]);
   });
 
+  it("refuses a key named 'default' that is not an admin, saying why: it would own what was stored before keys and RXGATE_API_KEY's items", () => {
+    const refused = () =>
+      parseKeysFile(JSON.stringify({ keys: [entryOf('team-a'), entryOf('default', { models: ['smart'] })] }), 'keys.json');
+    expect(refused).toThrow(ConfigError);
+    expect(refused).toThrow(/keys\.1\.id: 'default' owns what was stored before keys and RXGATE_API_KEY's items/);
+    expect(refused).toThrow(/another id/);
+    const admin = entryOf('default', { admin: true });
+    expect(parseKeysFile(JSON.stringify({ keys: [admin] }), 'keys.json')).toEqual([admin]);
+
+    const file = keysFileIn();
+    expect(() => keysCommand(['new', '--id', 'default'], { RXGATE_KEYS_FILE: file })).toThrow(/'default' owns/);
+    expect(keysCommand(['list'], { RXGATE_KEYS_FILE: file })).toBe('');
+  });
+
   it('makes keys with `keys new` (shown once, only the digest kept), lists policies without digests, and revokes', () => {
     const file = keysFileIn();
     const env = { RXGATE_KEYS_FILE: file };

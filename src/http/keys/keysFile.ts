@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../../errors/ConfigError.js';
-import type { KeyPolicy } from '../../principal.js';
+import { DEFAULT_OWNER, type KeyPolicy } from '../../principal.js';
 
 /** One key of `RXGATE_KEYS_FILE`: its id, the SHA-256 of the key (never the key), its policy. */
 export interface KeyEntry extends KeyPolicy {
@@ -29,7 +29,14 @@ const entry = z.strictObject({
 const file = z.strictObject({ keys: z.array(entry) }).superRefine(({ keys }, context) => {
   const ids = new Set<string>();
   const digests = new Set<string>();
-  keys.forEach(({ id, sha256 }, index) => {
+  keys.forEach(({ id, sha256, admin }, index) => {
+    // An admin sees all of it anyway; any other key would be handed another owner's items.
+    if (id === DEFAULT_OWNER && !admin)
+      context.addIssue({
+        code: 'custom',
+        path: ['keys', index, 'id'],
+        message: `'${DEFAULT_OWNER}' owns what was stored before keys and RXGATE_API_KEY's items, which a key of that id would see and control: give this key another id (or "admin": true, if it is meant to see everything)`,
+      });
     if (ids.has(id)) context.addIssue({ code: 'custom', path: ['keys', index, 'id'], message: `'${id}' is the id of an earlier key` });
     if (digests.has(sha256))
       context.addIssue({ code: 'custom', path: ['keys', index, 'sha256'], message: 'is the digest of an earlier key' });
