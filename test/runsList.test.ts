@@ -1,14 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { followRun } from './support/followRun.js';
 import { ManualAgent } from './support/manualAgent.js';
+import { sharedRedisStores } from './support/redisTest.js';
 import { createRun } from './support/runsClient.js';
 import { startApp, type TestApp } from './support/startApp.js';
 
 let app: TestApp | undefined;
+const closers: (() => Promise<void>)[] = [];
 
 afterEach(async () => {
   await app?.close();
   app = undefined;
+  for (const close of closers.splice(0)) await close();
 });
 
 interface RunList {
@@ -72,6 +75,21 @@ describe('GET /v1/runs', () => {
     expect(completed).toMatchObject({ first_id: ids[2], has_more: true });
     expect((await list(url, `?status=completed&after=${completed.last_id}`)).data.map(({ id }) => id)).toEqual([ids[0]]);
     expect((await list(url, '?status=cancelled')).data).toEqual([]);
+  });
+
+  it('fills a page on Redis past runs that expired between reading the index and reading them', async () => {
+    const [store] = await sharedRedisStores(1, closers);
+    app = await startApp(new ManualAgent(), {}, { store });
+    const ids = Array.from({ length: 102 }, (_, index) => `run_${String(index).padStart(3, '0')}`);
+    for (const id of ids) await store!.runs.save({ id, status: 'completed' });
+    // What a TTL does: the run's hash goes, its entry in the index stays. This one ends the store's first read of 100.
+    await store!.redis.del(store!.keys.run(ids[2]!));
+
+    const page = await list(app.url, '?limit=100');
+    expect(page.data).toHaveLength(100);
+    expect(page).toMatchObject({ first_id: ids[101], last_id: ids[1], has_more: true });
+    expect(page.data.map(({ id }) => id)).not.toContain(ids[2]);
+    expect((await list(app.url, `?limit=100&after=${page.last_id}`)).data.map(({ id }) => id)).toEqual([ids[0]]);
   });
 
   it('refuses a bad limit, status or after with 400 naming it', async () => {

@@ -82,18 +82,32 @@ export class RedisRunStore implements RunStore {
     });
   }
 
-  /** Runs of every instance newest first; one whose hash expired between the index and the read is left out. */
-  list<R extends RunRecord>(page: RunPage): Promise<ListedRun<R>[]> {
+  /**
+   * Runs of every instance newest first. One whose hash expired between the index and the read is
+   * left out, and the index read on past it: a page is short only when no more runs are there.
+   */
+  list<R extends RunRecord>({ limit, after }: RunPage): Promise<ListedRun<R>[]> {
     return redisCall('list runs', async () => {
-      const ids = await newestRunIds(this.redis, this.keys, page);
-      const [bodies, owners] = await Promise.all([
-        Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body'))),
-        Promise.all(ids.map((id) => readOwner(this.redis, this.keys.principal(id), [this.keys.run(id), this.keys.run(id)]))),
-      ]);
-      return ids.flatMap((_id, index) => {
-        const body = bodies[index];
-        return body ? [{ run: JSON.parse(body) as R, owner: owners[index] ?? DEFAULT_OWNER }] : [];
-      });
+      const listed: ListedRun<R>[] = [];
+      for (let cursor = after; ;) {
+        const wanted = limit - listed.length;
+        const ids = await newestRunIds(this.redis, this.keys, { limit: wanted, after: cursor });
+        listed.push(...(await this.#read<R>(ids)));
+        if (ids.length < wanted || listed.length === limit) return listed;
+        cursor = ids.at(-1);
+      }
+    });
+  }
+
+  /** The runs of `ids` still there, in that order. */
+  async #read<R extends RunRecord>(ids: readonly string[]): Promise<ListedRun<R>[]> {
+    const [bodies, owners] = await Promise.all([
+      Promise.all(ids.map((id) => this.redis.hGet(this.keys.run(id), 'body'))),
+      Promise.all(ids.map((id) => readOwner(this.redis, this.keys.principal(id), [this.keys.run(id), this.keys.run(id)]))),
+    ]);
+    return ids.flatMap((_id, index) => {
+      const body = bodies[index];
+      return body ? [{ run: JSON.parse(body) as R, owner: owners[index] ?? DEFAULT_OWNER }] : [];
     });
   }
 }

@@ -13,10 +13,12 @@ const newestFirst = (a: Entry, b: Entry) => b.created - a.created || (a.id < b.i
  * The ids of a page of runs of every instance, newest first by `created` (runs of one millisecond,
  * made by different instances, in the order of their ids): the unfinished ones (a set, as many as
  * the cluster runs at once) merged with the head of the settled index. A run that settles
- * meanwhile may be in both: it is listed once.
+ * meanwhile may be in both: it is listed once. None after an `after` that neither knows.
  */
 export async function newestRunIds(redis: RedisClient, keys: RedisKeys, { limit, after }: RunPage): Promise<string[]> {
-  const cursorCreated = after === undefined ? undefined : await redis.hGet(keys.run(after), 'created');
+  // A settled run's hash may have expired while a list pages past it: its index entry still places it.
+  const cursorCreated =
+    after === undefined ? undefined : ((await redis.hGet(keys.run(after), 'created')) ?? (await redis.zScore(keys.settled('runs'), after)));
   if (after !== undefined && cursorCreated == null) return [];
   const cursor = cursorCreated == null ? undefined : { id: after!, created: Number(cursorCreated) };
   const before = (entry: Entry) => cursor === undefined || newestFirst(cursor, entry) < 0;
