@@ -79,6 +79,21 @@ describe('the jobs API', () => {
     });
   });
 
+  it('refuses to move a one-time job into the past by its zone alone, as it refuses a past time on create', async () => {
+    app = await startApp(new ManualAgent());
+    // An hour from now on a UTC wall clock: eight hours ago on Tokyo's (UTC+9, no daylight saving).
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19);
+    const job = await createJob(app.url, { name: 'once', schedule: inAnHour, input: 'hi' });
+    expect(job.next_run_at).not.toBeNull();
+
+    const response = await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { timezone: 'Asia/Tokyo' });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { param: string; message: string } };
+    expect(error).toMatchObject({ param: 'schedule' });
+    expect(error.message).toContain('has passed');
+    expect(await (await fetch(`${app.url}/api/jobs/${job.id}`)).json()).toMatchObject({ timezone: 'UTC', next_run_at: job.next_run_at });
+  });
+
   it('fires an every-second job as ordinary runs that show its id, skipping and recording a slot whose previous run still goes', async () => {
     const agent = new ManualAgent();
     app = await startApp(agent, { jobsRefreshMs: 60_000 });

@@ -23,7 +23,7 @@ export type JobSettings = Pick<JobRecord, 'name' | 'schedule' | 'timezone' | 'en
 /**
  * Checks a `POST /api/jobs` body, or a `PATCH /api/jobs/{id}` body over the job `current`: the
  * schedule and zone (400 naming `schedule` or `timezone`), and the run its fires start, as
- * `POST /v1/runs` would. A one-time schedule must be in the future when it is set.
+ * `POST /v1/runs` would. A one-time schedule must be in the future when it or its zone is set.
  */
 export function parseJobRequest(body: unknown, now: number, current?: JobSettings): JobSettings {
   assertObjectBody(body);
@@ -31,7 +31,9 @@ export function parseJobRequest(body: unknown, now: number, current?: JobSetting
   if (!parsed.success) throw invalidRequest(parsed.error, body);
   const settings = { timezone: 'UTC', enabled: true, ...current, ...parsed.data } as JobSettings;
   const schedule = parseSchedule(settings.schedule, settings.timezone);
-  if (schedule.kind === 'once' && settings.schedule !== current?.schedule && nextSlot(schedule, now, now) === undefined)
+  // A new zone moves a one-time schedule without an offset as much as a new time does.
+  const set = settings.schedule !== current?.schedule || settings.timezone !== current?.timezone;
+  if (schedule.kind === 'once' && set && nextSlot(schedule, now, now) === undefined)
     throw new RequestError(
       400,
       `invalid 'schedule': '${settings.schedule}' has passed`,
