@@ -3,6 +3,8 @@ import { Cron } from 'croner';
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexKeys } from '../src/http/keys/resolveKey.js';
 import type { JobObject, JobRunObject } from '../src/jobs/jobObject.js';
+import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
+import { failingStore } from './support/failingStore.js';
 import { ManualAgent, type ManualRun } from './support/manualAgent.js';
 import { post } from './support/runsClient.js';
 import { finish as finishRun, say, ScriptedAgent } from './support/scriptedAgent.js';
@@ -125,6 +127,26 @@ describe('the jobs API', () => {
     expect(run).toMatchObject({ id: fired!.run_id, status: 'completed', output: 'done', job_id: job.id });
     const shown = (await (await fetch(`${url}/api/jobs/${job.id}`)).json()) as JobObject;
     expect(shown.last_run_id).toMatch(/^run_/);
+  });
+
+  it('never records a fire whose run started as skipped, when recording it fails', async () => {
+    let failOnce = true;
+    const store = failingStore(new SqliteStore({ dataDir: ':memory:' }), (call) => {
+      const fail = failOnce && call === 'jobs.record';
+      if (fail) failOnce = false;
+      return fail;
+    });
+    const agent = new ManualAgent();
+    app = await startApp(agent, { jobsRefreshMs: 60_000 }, { store });
+    const { url } = app;
+    const job = await createJob(url, { name: 'tick', schedule: 'every 1s', input: 'tick' });
+
+    // The first run starts and its fire cannot be recorded; the next slot's is.
+    await agent.started(0);
+    await agent.started(1);
+    await expect.poll(async () => (await runsOf(url, job.id)).some(({ run_id }) => run_id !== null)).toBe(true);
+    expect(store.failures).toBe(1);
+    expect((await runsOf(url, job.id)).map(({ status, skipped_reason }) => [status, skipped_reason])).toEqual([['running', null]]);
   });
 
   it('fires nothing while paused, fires again after resume, runs now on request, and a deleted job fires no more while its run goes on', async () => {

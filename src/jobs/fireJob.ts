@@ -39,5 +39,8 @@ export async function fireJob(context: RunsContext, { job, slot, trigger }: JobS
   if (refused) return skip(refused);
   const going = await runStillGoing(context, job.id);
   if (going) return skip(`the previous run ${going} is still going`);
-  await startJobRun(context, current, fire).catch((error: Error) => skip(`the run could not start: ${error.message}`));
+  // Only a run that did not start is a skip: a fire that cannot be kept after its run started is not recorded at all.
+  const run = await startJobRun(context, current).catch((error: Error) => error);
+  if (run instanceof Error) return skip(`the run could not start: ${run.message}`);
+  await context.store.jobs.record(job.id, { ...fire, run_id: run.id, skipped: null });
 }

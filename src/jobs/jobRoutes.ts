@@ -103,8 +103,9 @@ export const runJobNowRoute =
   async (req, res) => {
     const job = await jobOf(context, idOf(req.params), res);
     const now = Date.now();
-    const run = await startJobRun(context, job, { slot: now, trigger: 'manual', fired_at: now });
+    const run = await startJobRun(context, job);
     localsOf(res).keepSlotUntil?.(run.ended);
+    await context.store.jobs.record(job.id, { slot: now, trigger: 'manual', fired_at: now, run_id: run.id, skipped: null });
     res.status(202).json({ run_id: run.id, job_id: job.id, status: run.snapshot().status });
   };
 

@@ -3,16 +3,10 @@ import type { RunObject } from '../runs/runObject.js';
 import { parseRunRequest } from '../runs/runRequest.js';
 import type { RunsContext } from '../runs/runsContext.js';
 import { startRun } from '../runs/startRun.js';
-import type { JobFire, JobRecord } from '../store/JobStore.js';
+import type { JobRecord } from '../store/JobStore.js';
 
-/** Starts the job's run, an ordinary detached run that shows the job's id, and keeps the fire. */
-export async function startJobRun(
-  context: RunsContext,
-  job: JobRecord,
-  fire: Pick<JobFire, 'slot' | 'trigger' | 'fired_at'>,
-): Promise<DetachedRun<RunObject>> {
+/** Starts the job's run, an ordinary detached run that shows the job's id; the caller keeps the fire. */
+export async function startJobRun(context: RunsContext, job: JobRecord): Promise<DetachedRun<RunObject>> {
   const request = parseRunRequest({ input: job.input, instructions: job.instructions, model: job.model });
-  const run = await startRun({ ...request, jobId: job.id }, context, { owner: job.owner });
-  await context.store.jobs.record(job.id, { ...fire, run_id: run.id, skipped: null });
-  return run;
+  return startRun({ ...request, jobId: job.id }, context, { owner: job.owner });
 }
