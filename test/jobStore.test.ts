@@ -57,6 +57,15 @@ function describeJobStore(name: string, open: () => Promise<readonly [JobStore, 
       expect((await two.get('job_a'))?.last_slot).toBe(20_000);
     });
 
+    it('keeps no fire of a job deleted before it is recorded (one deleted while its slot fired, or while run by hand)', async () => {
+      const [store, other] = await open();
+      await store.save(job('job_a', 1));
+      expect(await store.claim('job_a', 1_000)).toBe(true);
+      expect(await other.delete('job_a')).toBe(true);
+      await store.record('job_a', fire(1_000));
+      expect(await store.fires('job_a')).toEqual([]);
+    });
+
     it(`keeps a job's newest ${FIRES_KEPT} fires, newest first`, async () => {
       const [store] = await open();
       await store.save(job('job_a', 1));

@@ -53,7 +53,7 @@ export interface JobStore {
    * for the first claim of a slot later than any claimed before, and only while the job exists.
    */
   claim(id: string, slot: number): Promise<boolean>;
-  /** Keeps a fire (the newest `FIRES_KEPT`). */
+  /** Keeps a fire (the newest `FIRES_KEPT`), only while the job exists: one deleted since its slot was claimed keeps none. */
   record(id: string, fire: JobFire): Promise<void>;
   /** The job's fires, newest first. */
   fires(id: string): Promise<JobFire[]>;

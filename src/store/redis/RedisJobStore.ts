@@ -10,6 +10,12 @@ if last and tonumber(last) >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'last_slot', ARGV[1])
 return 1`;
 
+// One script, so that a fire is kept only while its job is there: a delete takes the job and its fires at once.
+const RECORD = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+return 1`;
+
 const toStoredJob = (body: string | undefined | null, lastSlot: string | undefined | null): StoredJob | undefined =>
   body ? { ...(JSON.parse(body) as JobRecord), last_slot: lastSlot ? Number(lastSlot) : null } : undefined;
 
@@ -62,11 +68,10 @@ export class RedisJobStore implements JobStore {
 
   record(id: string, fire: JobFire): Promise<void> {
     return redisCall('record a job fire', async () => {
-      await this.redis
-        .multi()
-        .lPush(this.keys.jobFires(id), JSON.stringify(fire))
-        .lTrim(this.keys.jobFires(id), 0, FIRES_KEPT - 1)
-        .exec();
+      await this.redis.eval(RECORD, {
+        keys: [this.keys.job(id), this.keys.jobFires(id)],
+        arguments: [JSON.stringify(fire), String(FIRES_KEPT)],
+      });
     });
   }
 

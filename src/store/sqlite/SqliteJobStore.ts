@@ -36,12 +36,13 @@ export class SqliteJobStore implements JobStore {
     });
     // One statement: SQLite runs it under the database's write lock, so a slot is claimed once.
     this.#claim = db.prepare('UPDATE jobs SET last_slot = ? WHERE id = ? AND (last_slot IS NULL OR last_slot < ?)');
-    const insertFire = db.prepare('INSERT INTO job_fires (job_id, body) VALUES (?, ?)');
+    // Only while the job is there: a fire of one deleted meanwhile would be left behind for good.
+    const insertFire = db.prepare('INSERT INTO job_fires (job_id, body) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM jobs WHERE id = ?)');
     const trimFires = db.prepare(
       'DELETE FROM job_fires WHERE job_id = ? AND seq NOT IN (SELECT seq FROM job_fires WHERE job_id = ? ORDER BY seq DESC LIMIT ?)',
     );
     this.#record = db.transaction((id: string, fire: JobFire) => {
-      insertFire.run(id, JSON.stringify(fire));
+      insertFire.run(id, JSON.stringify(fire), id);
       trimFires.run(id, id, FIRES_KEPT);
     });
     this.#fires = db.prepare('SELECT body FROM job_fires WHERE job_id = ? ORDER BY seq DESC').pluck();
