@@ -20,11 +20,12 @@ import { upstreamTimeouts } from '../src/agent/upstream/upstreamTimeouts.js';
 import type { ActiveRuns } from '../src/pipeline/activeRuns.js';
 import { bareRelay } from './bareRelay.js';
 import { betterSseRelay } from './betterSseRelay.js';
+import { frameFloorRelay } from './frameFloorRelay.js';
 import { noopMetrics } from './noopMetrics.js';
 import { pipeRelay } from './pipeRelay.js';
 
 /** What the bench can run as the thing under test, each in its own process. */
-export type GatewayKind = 'rxgate' | 'rxgate-no-metrics' | 'pipe' | 'bare' | 'better-sse';
+export type GatewayKind = 'rxgate' | 'rxgate-no-metrics' | 'pipe' | 'frame-floor' | 'bare' | 'better-sse';
 
 export interface GatewayStats {
   readonly rss: number;
@@ -50,6 +51,14 @@ export interface GatewayStats {
 }
 
 export type GatewayMessage = { type: 'stats'; seq: number; gc?: boolean; resetDelay?: boolean; heapSnapshot?: string };
+
+/** The floors and peers rxgate is measured beside: each a `node:http` listener relaying to the upstream. */
+const RELAYS: Record<Exclude<GatewayKind, 'rxgate' | 'rxgate-no-metrics'>, (upstreamUrl: string) => RequestListener> = {
+  pipe: pipeRelay,
+  'frame-floor': frameFloorRelay,
+  bare: bareRelay,
+  'better-sse': betterSseRelay,
+};
 
 const [kind, upstreamUrl, settingsJson] = process.argv.slice(2) as [GatewayKind, string, string];
 /** `RXGATE_*` settings for rxgate, as the environment would give them. */
@@ -87,7 +96,7 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   listener = rxgate.app;
   requestClasses = rxgate.requestClasses;
 } else {
-  listener = kind === 'pipe' ? pipeRelay(upstreamUrl) : kind === 'bare' ? bareRelay(upstreamUrl) : betterSseRelay(upstreamUrl);
+  listener = RELAYS[kind](upstreamUrl);
 }
 
 // The same server settings as `startServer`.

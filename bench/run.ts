@@ -52,7 +52,7 @@ async function measureAll(): Promise<Report> {
   const started = performance.now();
   const upstream = await launchUpstream();
   const gateways = new Map<string, Gateway>();
-  const kinds = ['rxgate', 'rxgate-no-metrics', 'pipe', 'bare', 'better-sse'] as const;
+  const kinds = ['rxgate', 'rxgate-no-metrics', 'pipe', 'frame-floor', 'bare', 'better-sse'] as const;
   for (const gateway of await Promise.all(kinds.map((kind) => launchGateway(kind, upstream.baseUrl)))) gateways.set(gateway.kind, gateway);
   const target = (kind: string) => ({ name: kind, origin: gateways.get(kind)!.origin });
   const client = createClient();
@@ -70,7 +70,7 @@ async function measureAll(): Promise<Report> {
   log(`2/7 streaming throughput ${JSON.stringify(plan.throughput)}`);
   const throughput = await measureThroughput(
     client,
-    ['rxgate', 'rxgate-no-metrics', 'pipe', 'bare', 'better-sse'].map(target),
+    ['rxgate', 'rxgate-no-metrics', 'pipe', 'frame-floor', 'bare', 'better-sse'].map(target),
     plan.throughput,
   );
 
