@@ -75,6 +75,22 @@ describe("a key's policy", () => {
     expect((await post(`${url}/api/jobs/${theirs.id}/run`, 'ops', {})).status).toBe(202);
   });
 
+  it('models: a job started by hand holds the policy as it is now, narrowed since the job was made', async () => {
+    let known = keys;
+    const app = await startApp(new ScriptedAgent([{ silent: true }]), {}, { keys: () => known });
+    apps.push(app);
+    const made = await post(`${app.url}/api/jobs`, 'wide', { name: 'nightly', schedule: 'every 1d', input: 'hi', model: 'rxgate-agent' });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    known = teamKeys(entryOf('wide', { models: ['smart'] }));
+    const refused = await post(`${app.url}/api/jobs/${id}/run`, 'wide', {});
+    expect(refused.status).toBe(404);
+    expect(await errorOf(refused)).toBe('model_not_found');
+    expect(((await (await fetch(`${app.url}/api/jobs/${id}/runs`, { headers: as('wide') })).json()) as { data: unknown[] }).data).toEqual(
+      [],
+    );
+  });
+
   it('rpm: the request past the limit in a minute is 429 rate_limit_exceeded with Retry-After', async () => {
     const url = await start();
     for (let request = 0; request < 3; request++) expect((await fetch(`${url}/v1/models`, { headers: as('slow') })).status).toBe(200);

@@ -102,6 +102,8 @@ export const runJobNowRoute =
   (context: JobsContext): RouteHandler =>
   async (req, res) => {
     const job = await jobOf(context, idOf(req.params), res);
+    // The key's policy as it is now: it may have been narrowed since the job was made.
+    assertMayUseModel(context, localsOf(res).principal, job);
     const now = Date.now();
     const run = await startJobRun(context, job);
     localsOf(res).keepSlotUntil?.(run.ended);
