@@ -27,12 +27,15 @@ class Candidate {
   }
 }
 
-/** The next attempt of a model call: where it goes, or, when it must wait, how long before the plan is asked again. */
+/** The next attempt of a model call: where it goes, now. */
 export interface PlannedAttempt {
   readonly candidate: Candidate;
   /** 1 for the call's first attempt. */
   readonly attempt: number;
-  /** 0: it goes now. Otherwise no attempt yet: its target's breaker may open, or its one trial go, during the wait. */
+}
+
+/** No attempt yet: the plan is asked again after the wait (the target's breaker may open, or its one trial go, meanwhile). */
+export interface PlannedWait {
   readonly waitMs: number;
 }
 
@@ -67,8 +70,8 @@ export class AttemptPlan {
     return this.deadline - this.now();
   }
 
-  /** The next attempt, or none when the targets, the fallbacks or the budget are spent. */
-  next(): PlannedAttempt | undefined {
+  /** The next attempt, or a wait before the earliest target may be tried, or none when the targets, the fallbacks or the budget are spent. */
+  next(): PlannedAttempt | PlannedWait | undefined {
     const now = this.now();
     // Past the deadline an attempt would have no time left to wait for content: it would only be sent and cut.
     if (this.attempts >= this.routes.budget.maxAttempts || now >= this.deadline) return undefined;
@@ -78,8 +81,7 @@ export class AttemptPlan {
       if (ready.length > 0) {
         // The earliest first: a target ready now beats one that asked to be left alone for a while.
         const candidate = ready.reduce((best, next) => (next.notBefore < best.notBefore ? next : best));
-        const waitMs = Math.max(0, candidate.notBefore - now);
-        return { candidate, attempt: waitMs > 0 ? this.attempts + 1 : ++this.attempts, waitMs };
+        return candidate.notBefore > now ? { waitMs: candidate.notBefore - now } : { candidate, attempt: ++this.attempts };
       }
       const name = this.pending.shift();
       if (name === undefined) return undefined;

@@ -75,7 +75,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     request: ModelCallRequest,
     plan: AttemptPlan,
     { candidate, attempt }: PlannedAttempt,
-    waitMs: number,
+    waitedMs: number,
   ): Observable<UpstreamChunk> {
     const { state, target, route } = candidate;
     const { upstream } = state;
@@ -85,7 +85,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
       upstream: upstream.id,
       model: target.model,
       attempt,
-      waitedMs: waitMs,
+      waitedMs,
     };
     const { firstContentMs, totalMs } = upstream.timeouts;
     // The budget bounds the wait for content too; a stream that produces is never cut by it.
@@ -132,7 +132,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     if (!planned) return throwError(() => plan.exhausted());
     // The wait is a timer in this same subscription: a client that leaves ends it, and no request follows.
     // Once it is over the plan is asked again: the target's breaker may have opened meanwhile, or sent its one trial.
-    if (planned.waitMs > 0)
+    if ('waitMs' in planned)
       return timer(planned.waitMs, scheduler).pipe(switchMap(() => attempts(request, plan, waitedMs + planned.waitMs)));
     return attempt(request, plan, planned, waitedMs).pipe(
       failOverBeforeCommit(carriesOutput, (error) =>
