@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
+import { modelNotFound } from '../errors/modelNotFound.js';
 import { RequestError } from '../errors/RequestError.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
 import { localsOf } from '../pipeline/requestLocals.js';
@@ -21,8 +22,7 @@ async function jobOf(context: JobsContext, id: string, res: Response): Promise<S
 
 /** A job's fires run as its key: the model they ask for (or, without one, the default) must be one the key may use, as on `POST /v1/runs`. */
 function assertMayUseModel(context: JobsContext, principal: Principal, { model = context.defaultModel }: JobSettings): void {
-  if (!mayUseModel(principal, model))
-    throw new RequestError(404, `the model '${model}' does not exist`, 'invalid_request_error', 'model', 'model_not_found');
+  if (!mayUseModel(principal, model)) throw modelNotFound(model);
 }
 
 /** Saves `job` and tells the scheduler; answers the job as it now stands. */

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { KeyLimitError } from '../../errors/KeyLimitError.js';
-import { RequestError } from '../../errors/RequestError.js';
+import { modelNotFound } from '../../errors/modelNotFound.js';
 import type { Metrics } from '../../metrics/createMetrics.js';
 import { localsOf } from '../../pipeline/requestLocals.js';
 import { mayUseModel } from '../../principal.js';
@@ -33,9 +33,7 @@ export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultMod
     if (AGENT_ROUTES.has(routed(req.path))) {
       const asked = (req.body as { model?: unknown } | undefined)?.model;
       const model = typeof asked === 'string' ? asked : defaultModel;
-      if (!mayUseModel(locals.principal, model)) {
-        throw new RequestError(404, `the model '${model}' does not exist`, 'invalid_request_error', 'model', 'model_not_found');
-      }
+      if (!mayUseModel(locals.principal, model)) throw modelNotFound(model);
     } else if (!RUN_JOB_NOW.test(routed(`${req.baseUrl}${req.path}`))) return next();
     const release = policy.maxStreams === undefined ? () => undefined : await limits.acquireStream(id, policy.maxStreams);
     if (!release) throw new KeyLimitError(id, 'maxStreams', policy.maxStreams!, 1);
