@@ -8,8 +8,15 @@ import type { Store } from '../store/Store.js';
  * same one store read: whether the id is another key's must not show.
  */
 export async function assertResponseOwner(store: Store, id: string, principal: Principal, chainOf?: string): Promise<void> {
-  // An admin may see every response: no read to make, and a missing one is answered by what follows.
-  if (principal.admin) return;
+  if (!(await mayReadResponse(store, id, principal))) throw new UnavailableResponseError(id, undefined, chainOf);
+}
+
+/**
+ * Whether `principal` may see response `id`: never one it may not, nor, unless an admin, one nothing
+ * is known of. An admin may see every response: no read to make, and a missing one is answered by what follows.
+ */
+export async function mayReadResponse(store: Store, id: string, principal: Principal): Promise<boolean> {
+  if (principal.admin) return true;
   const owner = await store.responses.owner(id);
-  if (owner === undefined || !mayAccess(principal, owner)) throw new UnavailableResponseError(id, undefined, chainOf);
+  return owner !== undefined && mayAccess(principal, owner);
 }

@@ -1,5 +1,6 @@
 import { RequestError } from '../errors/RequestError.js';
-import { mayAccess, type Principal } from '../principal.js';
+import type { Principal } from '../principal.js';
+import { mayReadResponse } from './assertResponseOwner.js';
 import type { Store } from '../store/Store.js';
 import { placeOfItem } from './itemIds.js';
 import { parseStoredItem, type InputItem } from './parseResponseInput.js';
@@ -7,17 +8,10 @@ import type { ResponseObject } from './responseObject.js';
 import { storedInputItems } from './storedInputItems.js';
 import type { SourcedItem } from './toChatMessages.js';
 
-/** Whether `principal` may see the items of response `responseId`: never one it may not, nor one nothing is known of. */
-async function mayReadItemsOf(store: Store, responseId: string, principal: Principal): Promise<boolean> {
-  if (principal.admin) return true;
-  const owner = await store.responses.owner(responseId);
-  return owner !== undefined && mayAccess(principal, owner);
-}
-
 async function findItem(store: Store, id: string, param: string, principal: Principal): Promise<InputItem> {
   const place = placeOfItem(id);
   // Another key's item, even a deleted one, reads exactly as an item that does not exist.
-  const visible = place !== undefined && (await mayReadItemsOf(store, place.responseId, principal));
+  const visible = place !== undefined && (await mayReadResponse(store, place.responseId, principal));
   const stored = visible ? await store.responses.get<ResponseObject>(place.responseId) : undefined;
   if (stored?.kind === 'tombstone') {
     const why = stored.tombstone === 'evicted' ? 'evicted from the store by the retention policy' : 'deleted';
