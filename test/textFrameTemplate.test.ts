@@ -25,6 +25,9 @@ function feed(template: TextFrameTemplate, frames: readonly string[]): { templat
 
 const vllm = (content: string, extra = '') =>
   `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m"${extra},"choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"logprobs":null,"finish_reason":null}]}`;
+/** OpenAI's frames, as its API sends them: the same but for the content and the padding's random value. */
+const openai = (content: string, padding: string) =>
+  `{"id":"chatcmpl-D0q8","object":"chat.completion.chunk","created":1769092764,"model":"gpt-4o-mini-2024-07-18","service_tier":"default","system_fingerprint":"fp_29330a9688","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"logprobs":null,"finish_reason":null}],"obfuscation":${JSON.stringify(padding)}}`;
 const spaced = (content: string) =>
   `{"id": "c", "choices": [{"index": 0, "delta": {"role": null, "content": ${JSON.stringify(content)}, "reasoning_content": null}, "finish_reason": null}]}`;
 
@@ -124,9 +127,39 @@ describe('TextFrameTemplate', () => {
     expect(templateParses).toBeLessThanOrEqual(4 * (3 + saved / 3 + 1));
   });
 
+  it("reads OpenAI's frames whatever their padding, and parses one whose padding or text needs unescaping", () => {
+    const frames = [
+      openai('Hello', 'ZGF'),
+      openai(',', 'lRK2aBv'),
+      openai(' World', ''),
+      openai('!', 'kJ\\"x'),
+      openai('tab\there', 'kJ'),
+      openai('again', '0wmdEAC'),
+      openai('and again', 'x1'),
+      // A padding that is not the frame's last field is not a padding.
+      openai('not last', 'Ab').replace(/}$/, ',"n":1}'),
+    ];
+    const { templated, chunks } = feed(new TextFrameTemplate(), frames);
+
+    expect(templated).toEqual([false, true, true, false, false, false, true, false]);
+    expect(chunks).toStrictEqual(frames.map(parsed));
+  });
+
+  it('takes no padding for a field of that name inside the choice, nor for one that is not last', () => {
+    const inChoice = (content: string, padding: string) =>
+      `{"id":"c","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"obfuscation":${JSON.stringify(padding)}}]}`;
+    const notLast = (content: string, padding: string) =>
+      `{"id":"c","choices":[{"delta":{"content":${JSON.stringify(content)}}}],"obfuscation":${JSON.stringify(padding)},"n":1}`;
+    for (const frame of [inChoice, notLast]) {
+      const { templated } = feed(new TextFrameTemplate(), [frame('a', 'p'), frame('b', 'p'), frame('c', 'other')]);
+
+      expect(templated).toEqual([false, true, false]);
+    }
+  });
+
   it('gives learning up after three templates that matched nothing, as for an upstream that varies every frame', () => {
     const template = new TextFrameTemplate();
-    const varying = [1, 2, 3, 4, 5].map((n) => vllm('a', `,"obfuscation":"${n}"`));
+    const varying = [1, 2, 3, 4, 5].map((n) => vllm('a', `,"sequence":${n}`));
     const { templated } = feed(template, [...varying, vllm('b'), vllm('c')]);
 
     expect(templated).toEqual([false, false, false, false, false, false, false]);

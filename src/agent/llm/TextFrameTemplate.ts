@@ -1,9 +1,10 @@
 import { readUpstreamChunk } from './readUpstreamChunk.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 
-/** A character that ends or escapes a JSON string, or that JSON does not allow in one unescaped. */
-// eslint-disable-next-line no-control-regex -- JSON allows no control character unescaped in a string
-const NOT_VERBATIM = /["\\\u0000-\u001f]/;
+/** The characters that end or escape a JSON string, and the first one JSON allows in one unescaped. */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const SPACE = 0x20;
 
 /** Learns allowed before any frame was read from a template; past them, one more for every three frames read. */
 const FREE_LEARNS = 3;
@@ -14,6 +15,24 @@ const MAX_TEMPLATE_LENGTH = 4096;
 
 /** Two texts put in place of the learnt one: only the content token can read as each of them. */
 const PROBES = ['rxgate-template-probe-1', 'rxgate-template-probe-2'] as const;
+
+/** Whether `data` from `start` to `end` is a JSON string's content as it is, with no escape: no slice is made to tell. */
+function isVerbatim(data: string, start = 0, end = data.length): boolean {
+  for (let at = start; at < end; at++) {
+    const code = data.charCodeAt(at);
+    if (code === QUOTE || code === BACKSLASH || code < SPACE) return false;
+  }
+  return true;
+}
+
+/**
+ * OpenAI's padding, the last field of every frame: `,"obfuscation":"kJ"}`. Group 1 is the part of
+ * the frame up to the value's opening quote, group 2 the value.
+ */
+const PADDING = /^(.*[,{]"obfuscation":")([^"]*)"}$/s;
+
+/** What ends a frame after its padding's value. */
+const PADDING_END = '"}';
 
 /** Below this length V8 copies a slice; from it on, a slice keeps the whole string it was cut from (here, a network read). */
 const SLICE_MIN_LENGTH = 13;
@@ -52,28 +71,39 @@ function readsAs(frame: string, text: string): boolean {
  * Reads the text of an upstream frame without parsing it when the frame is, byte for byte, the
  * last text frame learnt but for its content string: vLLM, llama.cpp and Ollama repeat the id,
  * `created`, model and choice of every delta, so parsing each frame's JSON again (the largest cost
- * per delta) only finds a new content. A frame matches when it starts and ends as the learnt one
- * and what lies between needs no unescaping: then its JSON is the learnt one's with that string
- * token changed, and reads as the learnt chunk with that text. Anything else (escapes, another
- * shape, a finish, an upstream that varies more per frame, such as OpenAI's `obfuscation`) is
- * parsed as before.
+ * per delta) only finds a new content. OpenAI also ends each frame with an `obfuscation` string of
+ * random length, which rxgate does not read: when the learnt frame ends with that field, its value
+ * may differ too. A frame matches when it starts as the learnt one, its content string needs no
+ * unescaping and is followed by the learnt rest (up to the padding's value, which needs none
+ * either): then its JSON is the learnt one with those string tokens changed, and reads as the
+ * learnt chunk with that text. Anything else (escapes, another shape, a finish, an upstream that
+ * varies more per frame) is parsed as before.
  */
 export class TextFrameTemplate {
-  /** The learnt frame up to and with the content's opening quote, and from its closing quote. Empty: nothing learnt. */
+  /**
+   * The learnt frame up to and with the content's opening quote, and from its closing quote: to the
+   * frame's end, or, when the frame ends with a padding, to its value's opening quote. Empty: nothing learnt.
+   */
   private prefix = '';
   private suffix = '';
+  /** Whether the learnt frame ends with a padding, whose value is then not compared. */
+  private padded = false;
   /** Frames read from a template, and templates learnt, over the stream: learning (two more parses) stops when it does not pay. */
   private matches = 0;
   private learns = 0;
 
   /** The frame's chunk when it matches the template, else `undefined` (parse it, then `learn`). */
   read(data: string): UpstreamChunk | undefined {
-    const { prefix, suffix } = this;
-    if (prefix === '' || data.length < prefix.length + suffix.length || !data.startsWith(prefix) || !data.endsWith(suffix)) {
-      return undefined;
-    }
-    const text = data.slice(prefix.length, data.length - suffix.length);
-    if (NOT_VERBATIM.test(text)) return undefined;
+    const { prefix, suffix, padded } = this;
+    if (prefix === '' || !data.startsWith(prefix)) return undefined;
+    // The content's closing quote: an escaped quote before it would leave a backslash in the text.
+    const end = data.indexOf('"', prefix.length);
+    if (end < 0 || !data.startsWith(suffix, end)) return undefined;
+    const rest = end + suffix.length;
+    const restEnd = padded ? data.length - PADDING_END.length : data.length;
+    const matched = padded ? rest <= restEnd && data.endsWith(PADDING_END) && isVerbatim(data, rest, restEnd) : rest === restEnd;
+    if (!matched || !isVerbatim(data, prefix.length, end)) return undefined;
+    const text = data.slice(prefix.length, end);
     this.matches++;
     return textChunk(text.length < SLICE_MIN_LENGTH ? text : detached(text));
   }
@@ -81,20 +111,26 @@ export class TextFrameTemplate {
   /**
    * Learns `data` as the template when its `chunk` (as `readUpstreamChunk` read it) carries only
    * text, which appears in it exactly once, verbatim, and the frame reads as each probe text when
-   * that text is put in its place: then that place is the content's string token.
+   * that text is put in its place (and another padding in the padding's): then that place is the
+   * content's string token.
    */
   learn(data: string, chunk: UpstreamChunk): void {
     if (data.length > MAX_TEMPLATE_LENGTH || this.learns >= FREE_LEARNS + this.matches / FRAMES_PER_LEARN) return;
     const text = textOf(chunk);
-    if (text === undefined || NOT_VERBATIM.test(text)) return;
+    if (text === undefined || !isVerbatim(text)) return;
     const token = `"${text}"`;
     const at = data.indexOf(token);
     if (at < 0 || data.indexOf(token, at + 1) >= 0) return;
     this.learns++;
     const prefix = data.slice(0, at + 1);
-    const suffix = data.slice(at + token.length - 1);
-    if (!PROBES.every((probe) => readsAs(prefix + probe + suffix, probe))) return;
+    const rest = data.slice(at + token.length - 1);
+    const found = PADDING.exec(rest);
+    const padding = found && isVerbatim(found[2]!) ? found : null;
+    const suffix = padding ? padding[1]! : rest;
+    const end = padding ? PADDING_END : '';
+    if (!PROBES.every((probe) => readsAs(prefix + probe + suffix + (padding ? probe : '') + end, probe))) return;
     this.prefix = detached(prefix);
     this.suffix = detached(suffix);
+    this.padded = padding !== null;
   }
 }

@@ -25,7 +25,8 @@ export interface UpstreamChunksOptions {
  * Failures are `UpstreamError`s: an `{"error": ...}` frame; a `malformed_frame` for a frame that
  * is not JSON, a chunk that does not match `upstreamChunkSchema`, or an event longer than
  * `maxFrameBytes`; and a body that ends before `[DONE]` or a `finish_reason`. A frame that repeats
- * the last text frame byte for byte but for its text is read without parsing (`TextFrameTemplate`).
+ * the last text frame byte for byte but for its text (and OpenAI's padding) is read without parsing
+ * (`TextFrameTemplate`).
  *
  * ```
  * upstream:  --c--c--c--[DONE]
