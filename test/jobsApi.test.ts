@@ -220,4 +220,40 @@ describe('the jobs of a key', () => {
       .poll(() => newestFire(narrowed), { timeout: 5_000 })
       .toMatchObject({ run_id: null, status: 'skipped', skipped_reason: "its owner's key 'wide' may not use the model 'rxgate-agent'" });
   });
+
+  it("takes a maxStreams slot of its owner's key for the life of its run, and skips, saying why, a fire that finds none free", async () => {
+    const agent = new ManualAgent();
+    app = await startApp(agent, { jobsRefreshMs: 60_000 }, { keys: () => teamKeys(entryOf('single', { maxStreams: 1 })) });
+    const { url } = app;
+    const ask = (path: string, body: unknown = {}) =>
+      fetch(`${url}${path}`, { method: 'POST', headers: as('single'), body: JSON.stringify(body) });
+    const newestFire = async (jobId: string) =>
+      ((await (await fetch(`${url}/api/jobs/${jobId}/runs`, { headers: as('single') })).json()) as { data: JobRunObject[] }).data[0];
+
+    // A run of the key's own holds its one slot while the job's first slot comes.
+    expect((await ask('/v1/runs', { input: 'hold' })).status).toBe(202);
+    const held = await agent.started(0);
+    const made = await ask('/api/jobs', { name: 'tick', schedule: 'every 1s', input: 'tick' });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as JobObject;
+    await expect
+      .poll(() => newestFire(id), { timeout: 5_000 })
+      .toMatchObject({
+        run_id: null,
+        status: 'skipped',
+        skipped_reason: "its owner's key 'single' is at its maxStreams limit (1 stream)",
+      });
+    expect(agent.runs).toHaveLength(1);
+
+    // Freed, the slot goes to the next fire, whose run holds it until it ends.
+    finish(held);
+    const fired = await agent.started(1);
+    expect((await ask(`/api/jobs/${id}/pause`)).status).toBe(200);
+    const refused = await ask('/v1/runs', { input: 'again' });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    finish(fired);
+    await expect.poll(async () => (await ask('/v1/runs', { input: 'now' })).status).toBe(202);
+    finish(await agent.started(2));
+  });
 });

@@ -11,6 +11,7 @@ import { RequestError } from '../errors/RequestError.js';
 import { JobScheduler } from '../jobs/JobScheduler.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
+import type { Principal } from '../principal.js';
 import { ActiveRuns } from '../pipeline/activeRuns.js';
 import { createConversationOpener } from '../conversations/createConversationOpener.js';
 import type { RouteHandler } from '../pipeline/routeHandler.js';
@@ -30,6 +31,7 @@ import { authenticate } from './authenticate.js';
 import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
 import { enforceKeyPolicy } from './keys/enforceKeyPolicy.js';
 import { principalOf } from './keys/principalOf.js';
+import { takeStreamSlot } from './keys/takeStreamSlot.js';
 import type { KnownKeys } from './keys/resolveKey.js';
 import { handleErrors } from './handleErrors.js';
 import { healthRoute, readinessRoute } from './healthRoutes.js';
@@ -202,12 +204,19 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     answers: new AnswersInFlight(),
   };
   const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
+  // One set of counters for requests and scheduled fires: a job's run holds a slot of its owner's key like any run.
+  const keyLimits = options.keyLimits ?? new LocalKeyLimits();
   const jobScheduler = new JobScheduler(stored, {
     graceMs: config.jobsGraceMs ?? DEFAULTS.jobsGraceMs,
     refreshMs: config.jobsRefreshMs ?? DEFAULTS.jobsRefreshMs,
     logger,
     // A job runs as its owner: a revoked key's jobs, or a model its policy no longer allows, fire no run.
-    ...(keys ? { ownerKey: (owner: string) => principalOf(keys(), owner) } : {}),
+    ...(keys
+      ? {
+          ownerKey: (owner: string) => principalOf(keys(), owner),
+          ownerSlot: (owner: Principal) => takeStreamSlot(keyLimits, metrics, owner),
+        }
+      : {}),
   });
   const jobs = { ...stored, jobScheduler };
 
@@ -238,7 +247,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
 
   const v1 = express.Router();
   // One policy for /v1 and /api: a key's rpm counts its requests to both.
-  const keyPolicy = keys ? enforceKeyPolicy(options.keyLimits ?? new LocalKeyLimits(), metrics, config.modelId) : undefined;
+  const keyPolicy = keys ? enforceKeyPolicy(keyLimits, metrics, config.modelId) : undefined;
   const v1UpFront: RequestHandler[] = [
     shedWhenOverloaded(overload),
     guard,

@@ -14,7 +14,7 @@ import {
 import type { Logger } from '../logger.js';
 import type { RunsContext } from '../runs/runsContext.js';
 import { DEFAULT_PRINCIPAL } from '../principal.js';
-import { fireJob, type OwnerKey } from './fireJob.js';
+import { fireJob, type OwnerKey, type OwnerSlot } from './fireJob.js';
 import { scheduleJobs } from './scheduleJobs.js';
 
 export interface JobSchedulerOptions {
@@ -28,6 +28,8 @@ export interface JobSchedulerOptions {
    * fire on). Default: a server without keys, where every job runs as `DEFAULT_PRINCIPAL`.
    */
   readonly ownerKey?: OwnerKey;
+  /** A `maxStreams` slot of the owner's key for each fire's run. Default: always one, as on a server without keys. */
+  readonly ownerSlot?: OwnerSlot;
   /** Default `asyncScheduler` and `Date.now`. */
   readonly scheduler?: SchedulerLike;
   readonly clock?: () => number;
@@ -45,7 +47,15 @@ export class JobScheduler {
 
   constructor(
     context: RunsContext,
-    { graceMs, refreshMs, logger, ownerKey = () => DEFAULT_PRINCIPAL, scheduler = asyncScheduler, clock = Date.now }: JobSchedulerOptions,
+    {
+      graceMs,
+      refreshMs,
+      logger,
+      ownerKey = () => DEFAULT_PRINCIPAL,
+      ownerSlot = async () => () => undefined,
+      scheduler = asyncScheduler,
+      clock = Date.now,
+    }: JobSchedulerOptions,
   ) {
     const fail = (what: string) => (error: unknown) => {
       logger.error({ err: error }, what);
@@ -56,7 +66,7 @@ export class JobScheduler {
         switchMap(() => from(context.store.jobs.list()).pipe(catchError(fail('could not read the jobs')))),
         scheduleJobs({ clock, scheduler, graceMs }),
         mergeMap(({ job, ...due }) =>
-          from(fireJob(context, { job, ...due }, clock, ownerKey)).pipe(catchError(fail(`could not fire job ${job.id}`))),
+          from(fireJob(context, { job, ...due }, clock, ownerKey, ownerSlot)).pipe(catchError(fail(`could not fire job ${job.id}`))),
         ),
       )
       .subscribe();

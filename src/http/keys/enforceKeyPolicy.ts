@@ -5,6 +5,7 @@ import type { Metrics } from '../../metrics/createMetrics.js';
 import { localsOf } from '../../pipeline/requestLocals.js';
 import { mayUseModel } from '../../principal.js';
 import type { KeyLimits } from '../../store/KeyLimits.js';
+import { takeStreamSlot } from './takeStreamSlot.js';
 
 /** The routes that run the agent: each holds one of its key's stream slots while it answers. */
 const AGENT_ROUTES = new Set(['/chat/completions', '/responses', '/runs']);
@@ -18,7 +19,8 @@ const routed = (path: string): string => path.toLowerCase().replace(/\/+$/, '');
  * The request's key's policy, after authentication and the JSON body: its `rpm` (429
  * `rate_limit_exceeded` with `Retry-After`), on the agent routes its `models` (404
  * `model_not_found`, for the request's model or, without one, the default) and its `maxStreams`
- * (429 while that many are in flight, detached runs included, a job's run started by hand too).
+ * (429 while that many are in flight, detached runs included, a job's run started by hand too; a
+ * scheduled one takes its slot in `fireJob`).
  */
 export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultModel: string): RequestHandler {
   return async (req, res, next) => {
@@ -35,18 +37,13 @@ export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultMod
       const model = typeof asked === 'string' ? asked : defaultModel;
       if (!mayUseModel(locals.principal, model)) throw modelNotFound(model);
     } else if (!RUN_JOB_NOW.test(routed(`${req.baseUrl}${req.path}`))) return next();
-    const release = policy.maxStreams === undefined ? () => undefined : await limits.acquireStream(id, policy.maxStreams);
+    const release = await takeStreamSlot(limits, metrics, locals.principal);
     if (!release) throw new KeyLimitError(id, 'maxStreams', policy.maxStreams!, 1);
-    metrics.keyInFlight.inc({ key: id });
     let kept: Promise<void> | undefined;
     locals.keepSlotUntil = (ended) => (kept = ended);
     res.once('close', () => {
-      const done = () => {
-        release();
-        metrics.keyInFlight.dec({ key: id });
-      };
-      if (kept) void kept.then(done, done);
-      else done();
+      if (kept) void kept.then(release, release);
+      else release();
     });
     next();
   };
