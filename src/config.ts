@@ -22,11 +22,10 @@ const redisLeaseMs = z.coerce
   );
 const positiveBytes = z.coerce.number().int().positive();
 const positiveInt = z.coerce.number().int().positive();
-/** An upstream's API root: undici sends to nothing else, and `localhost:8000/v1` parses as a URL of the scheme `localhost:`. */
-export const upstreamUrl = z.url({
-  protocol: /^https?$/,
-  error: 'must be an http:// or https:// URL, the API root (e.g. "http://127.0.0.1:8000/v1")',
-});
+/** A URL rxgate sends HTTP to: nothing else is reachable that way, and `localhost:8000/v1` parses as a URL of the scheme `localhost:`. */
+const httpUrl = (what: string) => z.url({ protocol: /^https?$/, error: `must be an http:// or https:// URL, ${what}` });
+/** An upstream's API root. */
+export const upstreamUrl = httpUrl('the API root (e.g. "http://127.0.0.1:8000/v1")');
 const optionalText = z.string().min(1).optional();
 const MIN_API_KEY_LENGTH = 16;
 // Trimmed: a key read from a file often ends in a newline that no client sends.
@@ -136,8 +135,8 @@ export const SETTINGS = {
   redisLeaseMs: { env: 'RXGATE_REDIS_LEASE_MS', default: '10000', schema: redisLeaseMs, doc: 'How long an instance\'s lease on its runs lasts unless renewed (every third of it); a run whose instance let it expire is marked failed by another.' },
   jobsGraceMs: { env: 'RXGATE_JOBS_GRACE_MS', default: '60000', schema: z.coerce.number().int().min(0), doc: 'How late a job\'s slot missed while no instance ran may still fire (once, however many were missed); older ones are let go (see "Scheduled jobs").' },
   jobsRefreshMs: { env: 'RXGATE_JOBS_REFRESH_MS', default: '5000', schema: timerMs, doc: 'How often an instance reads the job list again, to see jobs that other instances made, changed or removed.' },
-  otelEndpoint: { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', default: undefined, schema: z.url().optional(), doc: 'OTLP/HTTP collector base URL (traces go to `/v1/traces` under it). Unset, with `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` unset too: tracing off, the OpenTelemetry SDK not even loaded (see "Traces").' },
-  otelTracesEndpoint: { env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', default: undefined, schema: z.url().optional(), doc: 'Full OTLP/HTTP traces URL, used as it is; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`.' },
+  otelEndpoint: { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', default: undefined, schema: httpUrl('the OTLP/HTTP collector (e.g. "http://127.0.0.1:4318")').optional(), doc: 'OTLP/HTTP collector base URL, http:// or https:// (traces go to `/v1/traces` under it). Unset, with `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` unset too: tracing off, the OpenTelemetry SDK not even loaded (see "Traces").' },
+  otelTracesEndpoint: { env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', default: undefined, schema: httpUrl('the OTLP/HTTP traces URL (e.g. "http://127.0.0.1:4318/v1/traces")').optional(), doc: 'Full OTLP/HTTP traces URL, http:// or https://, used as it is; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`.' },
   otelTracesProtocol: { env: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', default: 'http/protobuf', schema: z.enum(['http/protobuf', 'http/json']), doc: 'OTLP encoding of exported spans: `http/protobuf` or `http/json`.' },
   otelServiceName: { env: 'OTEL_SERVICE_NAME', default: 'rxgate', schema: z.string().min(1), doc: 'The `service.name` of every span.' },
   otelTracesSampler: { env: 'OTEL_TRACES_SAMPLER', default: 'parentbased_always_on', schema: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']), doc: 'Which requests are traced: `always_on`, `always_off`, `traceidratio`, or `parentbased_` one of them (follow an incoming `traceparent`\'s decision).' },

@@ -49,4 +49,22 @@ describe('the tracing settings', () => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(/OTEL_RESOURCE_ATTRIBUTES=.*percent-encoded/);
   });
+
+  it.each([
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'localhost:4318'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://127.0.0.1:4317'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'file:///tmp/traces'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'ftp://collector/v1/traces'],
+  ])('refuse %s=%s, which is not an http:// or https:// URL', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(`${name}=${JSON.stringify(value)}: must be an http:// or https:// URL`);
+  });
+
+  it('take http:// and https:// endpoints', () => {
+    const config = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector.example/v1/traces',
+    });
+    expect([config.otelEndpoint, config.otelTracesEndpoint]).toEqual(['http://127.0.0.1:4318', 'https://collector.example/v1/traces']);
+  });
 });
