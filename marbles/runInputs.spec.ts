@@ -31,4 +31,15 @@ describe('RunInputs', () => {
 
     m.expect(inputs.steers$).toBeObservable('-a-b|', { a: 'a', b: 'b' });
   }));
+
+  it('refuses a steer once the run stops listening: no model call would take it', marbles((m) => {
+    const inputs = new RunInputs(100);
+    const taken: boolean[] = [];
+    m.scheduler.schedule(() => taken.push(inputs.steer('a')), 1);
+    m.scheduler.schedule(() => taken.push(inputs.steer('b')), 3);
+
+    m.expect(inputs.steers$, '^-!').toBeObservable('-a-', { a: 'a' });
+    m.flush();
+    expect(taken).toEqual([true, false]);
+  }));
 });

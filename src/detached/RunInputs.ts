@@ -1,4 +1,4 @@
-import { Subject, type Observable } from 'rxjs';
+import { finalize, Subject, type Observable } from 'rxjs';
 import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
 import type { ApprovalAnswer, Approvals } from '../agent/approval.js';
 import type { RunInput } from '../store/Coordinator.js';
@@ -21,7 +21,8 @@ export class RunInputs {
   readonly #steers = new Subject<string>();
   readonly #pending = new Map<string, AgentEventOf<'approval_required'>>();
   readonly #resolved = new Map<string, AgentEventOf<'approval_resolved'>>();
-  #closed = false;
+  /** Set once no model call will take a steer: the run's agent stopped listening to them, or the run is over. */
+  #steersEnded = false;
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -30,8 +31,9 @@ export class RunInputs {
     return { mode: 'wait', answers$: this.#answers.asObservable(), timeoutMs: this.timeoutMs };
   }
 
+  /** The steers, for the run's agent; once it stops listening (its run ended or was cut short), `steer` refuses them. */
   get steers$(): Observable<string> {
-    return this.#steers.asObservable();
+    return this.#steers.pipe(finalize(() => (this.#steersEnded = true)));
   }
 
   /** The calls waiting for an answer, in the order they asked. */
@@ -57,9 +59,9 @@ export class RunInputs {
     return resolved ? { resolved } : { refused: 'unknown' };
   }
 
-  /** Queues a user message for the run's next model call; false once the run is over. */
+  /** Queues a user message for the run's next model call; false once no model call will take it. */
   steer(input: string): boolean {
-    if (this.#closed) return false;
+    if (this.#steersEnded) return false;
     this.#steers.next(input);
     return true;
   }
@@ -72,7 +74,7 @@ export class RunInputs {
 
   /** Ends both streams: the run is over. */
   close(): void {
-    this.#closed = true;
+    this.#steersEnded = true;
     this.#answers.complete();
     this.#steers.complete();
   }

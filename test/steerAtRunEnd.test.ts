@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest';
+import { RunInputs } from '../src/detached/RunInputs.js';
+import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
+import { holdingStore } from './support/holdingStore.js';
+import { createRun, post } from './support/runsClient.js';
+import { answer } from './support/scriptedUpstream.js';
+import { useLlmGateway } from './support/startLlmGateway.js';
+
+const gateways = useLlmGateway();
+
+/** Resolves with what the next `RunInputs.steer` answered, in the turn it answered it. */
+function nextSteerAnswer(): Promise<boolean> {
+  const steer = RunInputs.prototype.steer;
+  return new Promise((resolve) => {
+    const spy = vi.spyOn(RunInputs.prototype, 'steer').mockImplementation(function (this: RunInputs, input: string) {
+      spy.mockRestore();
+      const taken = steer.call(this, input);
+      resolve(taken);
+      return taken;
+    });
+  });
+}
+
+describe('a steer sent as its run ends', () => {
+  it('is answered 409 once the agent has made its last model call, not 202 for a steer no model call will take', async () => {
+    const sqlite = new SqliteStore({ dataDir: ':memory:' });
+    // The run's agent is done and run.completed logged; its end waits at the save of its final state.
+    const { store, held, release } = holdingStore(
+      sqlite,
+      (call, [run]) => call === 'runs.save' && (run as { status: string }).status === 'completed',
+    );
+    const { gateway, upstream } = await gateways.start([answer('Done.')], {}, {}, { store });
+    const runId = await createRun(gateway.url);
+    await held;
+
+    const late = await post(`${gateway.url}/v1/runs/${runId}/steer`, { input: 'too late' });
+    release();
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ error: { code: 'run_not_running', message: expect.stringContaining('status completed') } });
+    expect(upstream.requests).toHaveLength(1);
+    await sqlite.close();
+  });
+
+  it('is answered 409 once the run has ended, when its state still says running as its agent stops (a conversation being appended to)', async () => {
+    const sqlite = new SqliteStore({ dataDir: ':memory:' });
+    // The run's agent is done; run.completed waits for the run's input and answer to join the conversation.
+    const { store, held, release } = holdingStore(sqlite, (call) => call === 'conversations.append');
+    const { gateway, upstream } = await gateways.start([answer('Done.')], {}, {}, { store });
+    const { id } = (await (await post(`${gateway.url}/v1/conversations`, {})).json()) as { id: string };
+    const created = await post(`${gateway.url}/v1/runs`, { input: 'hi', conversation: id });
+    const { run_id: runId } = (await created.json()) as { run_id: string };
+    await held;
+
+    const refused = nextSteerAnswer();
+    const late = post(`${gateway.url}/v1/runs/${runId}/steer`, { input: 'too late' });
+    expect(await refused).toBe(false);
+    release();
+    const answered = await late;
+    expect(answered.status).toBe(409);
+    expect(await answered.json()).toMatchObject({
+      error: { code: 'run_not_running', message: expect.stringContaining('status completed') },
+    });
+    expect(upstream.requests).toHaveLength(1);
+    await sqlite.close();
+  });
+});
