@@ -12,6 +12,8 @@ export interface UpstreamVisit {
 export interface BenchUpstream {
   /** `http://127.0.0.1:<port>/v1` */
   readonly baseUrl: string;
+  /** Its process. */
+  readonly pid: number;
   /** Resolves when the request with this scenario id has reached the upstream. */
   visit(id: string): Promise<UpstreamVisit>;
   /** Releases the streams held at the barrier `name` (`Scenario.hold`); resolves with how many were held and still open. */
@@ -66,6 +68,7 @@ export async function launchUpstream(): Promise<BenchUpstream> {
   });
   return {
     baseUrl: `http://127.0.0.1:${ready.port}/v1`,
+    pid: child.pid!,
     visit(id) {
       const found = entry(id);
       return found.arrived ? Promise.resolve(found.arrived) : new Promise((resolve) => (found.onArrived = resolve));

@@ -70,7 +70,11 @@ async function measureAll(): Promise<Report> {
   log(`2/7 streaming throughput ${JSON.stringify(plan.throughput)}`);
   const throughput = await measureThroughput(
     client,
-    ['rxgate', 'rxgate-no-metrics', 'pipe', 'frame-floor', 'bare', 'better-sse'].map(target),
+    ['rxgate', 'rxgate-no-metrics', 'pipe', 'frame-floor', 'bare', 'better-sse'].map((kind) => ({
+      ...target(kind),
+      pid: gateways.get(kind)!.child.pid!,
+    })),
+    upstream.pid,
     plan.throughput,
   );
 
