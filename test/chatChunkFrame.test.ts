@@ -29,7 +29,7 @@ describe('chatChunkFrame', () => {
     expect(chunks.map(frame)).toEqual(chunks.map(jsonFrame));
   });
 
-  it('writes a chunk a user operator reshaped (an extra field, another key order) as jsonFrame does', () => {
+  it('writes a chunk a user operator reshaped (an extra field, another key order, another delta) as jsonFrame does', () => {
     const meta = { id: 'chatcmpl-1', created: 1, model: 'm', includeUsage: false };
     const chunk: ChatCompletionChunk = {
       id: 'chatcmpl-1',
@@ -43,6 +43,13 @@ describe('chatChunkFrame', () => {
       { ...chunk, system_fingerprint: 'fp' },
       { choices: chunk.choices, id: chunk.id, object: chunk.object, created: chunk.created, model: chunk.model },
       { ...chunk, model: 'other' },
+      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { content: 'x', refusal: null } }] },
+      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { refusal: null, content: 'x' } }] },
+      {
+        ...chunk,
+        choices: [{ ...chunk.choices[0]!, delta: Object.assign(Object.create({ role: 'assistant' }) as object, { content: 'x' }) }],
+      },
+      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { content: 'say "hi"\n' }, finish_reason: 'stop' as const }] },
     ];
 
     expect(reshaped.map(frame)).toEqual(reshaped.map(jsonFrame));

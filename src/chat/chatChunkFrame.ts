@@ -1,14 +1,29 @@
 import { jsonFrame } from '../sse/jsonFrame.js';
 import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';
 
-/** A plain object (no `toJSON` from a prototype) with exactly these own keys, in this order. */
-const plainWithKeys = (value: object, keys: readonly string[]): boolean => {
+/**
+ * A plain object (no `toJSON` from a prototype) with exactly these own keys, in this order. Read
+ * with `for…in`, which makes no array of them as `Object.keys` does (with `Object.prototype` as the
+ * prototype, it lists only own keys, unless something made a key of it enumerable: then the chunk
+ * goes through `jsonFrame`, which is right anyway).
+ */
+function plainWithKeys(value: object, keys: readonly string[]): boolean {
   if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-  const own = Object.keys(value);
-  return own.length === keys.length && own.every((key, at) => key === keys[at]);
-};
+  let at = 0;
+  for (const key in value) if (key !== keys[at++]) return false;
+  return at === keys.length;
+}
 
 const CHOICE_KEYS = ['index', 'delta', 'logprobs', 'finish_reason'];
+const TEXT_DELTA_KEYS = ['content'];
+
+/** The delta's JSON; a text delta's (the most of them) with only its text serialised. */
+function deltaJson(delta: object): string {
+  const { content } = delta as { content?: unknown };
+  return typeof content === 'string' && plainWithKeys(delta, TEXT_DELTA_KEYS)
+    ? `{"content":${JSON.stringify(content)}}`
+    : JSON.stringify(delta);
+}
 
 /**
  * Serialises one completion's chunks as `jsonFrame` does, byte for byte, with the part every chunk
@@ -43,6 +58,7 @@ export function chatChunkFrame(meta: ChatCompletionMeta): (chunk: ChatCompletion
       plainWithKeys(chunk, keys) &&
       plainWithKeys(choice!, CHOICE_KEYS);
     if (!shared) return jsonFrame(chunk);
-    return `${head}${JSON.stringify(choice!.delta)},"logprobs":null,"finish_reason":${JSON.stringify(choice!.finish_reason)}}${tail}`;
+    const finish = choice!.finish_reason === null ? 'null' : JSON.stringify(choice!.finish_reason);
+    return `${head}${deltaJson(choice!.delta)},"logprobs":null,"finish_reason":${finish}}${tail}`;
   };
 }
