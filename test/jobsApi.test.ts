@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { Cron } from 'croner';
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexKeys } from '../src/http/keys/resolveKey.js';
@@ -33,6 +32,36 @@ const finish = (run: ManualRun, text = 'done') => {
   run.events.next({ type: 'text', delta: text });
   run.events.complete();
 };
+
+/** The user input a job's run was started with. */
+const inputOf = (run: ManualRun) => run.request.messages.at(-1)?.content;
+
+const runsWithInput = (agent: ManualAgent, input: string) => agent.runs.filter((run) => inputOf(run) === input);
+
+/**
+ * A second job of the same owner on the same every-second schedule: its fires show by events, not by
+ * a sleep, that the scheduler went past the slots of the job beside it. Made before the pause or
+ * delete under test, so that the scheduler learns of that change from the change itself.
+ */
+async function createSibling(agent: ManualAgent, url: string) {
+  let next = agent.runs.length;
+  const { id } = await createJob(url, { name: 'sibling', schedule: 'every 1s', input: 'sibling' });
+  return {
+    /**
+     * Resolves once it has fired `times` times, then deletes it. Each run is finished, or its next
+     * slot would be skipped as still going; so is a run of another job that starts meanwhile.
+     */
+    async fired(times: number): Promise<void> {
+      let fired = 0;
+      while (fired < times) {
+        const run = await agent.started(next++);
+        finish(run);
+        if (inputOf(run) === 'sibling') fired++;
+      }
+      expect((await send(`${url}/api/jobs/${id}`, 'DELETE')).status).toBe(200);
+    },
+  };
+}
 
 describe('the jobs API', () => {
   it.each([
@@ -163,18 +192,20 @@ describe('the jobs API', () => {
     await expect
       .poll(async () => (await runsOf(url, job.id)).map(({ trigger, status }) => [trigger, status]))
       .toEqual([['manual', 'completed']]);
-    // An absence shows only over time: three slots of a paused job.
-    await delay(3_000);
-    expect(agent.runs).toHaveLength(1);
+    // An absence shows only over time: three fires of a sibling on the same schedule, none of the paused job.
+    await (await createSibling(agent, url)).fired(3);
+    expect(runsWithInput(agent, 'tick')).toHaveLength(1);
 
+    const runsBefore = agent.runs.length;
     const resumed = (await (await post(`${url}/api/jobs/${job.id}/resume`)).json()) as JobObject;
     expect(resumed.enabled).toBe(true);
     expect(resumed.next_run_at).not.toBeNull();
-    const fired = await agent.started(1);
+    const fired = await agent.started(runsBefore);
     const runId = (await runsOf(url, job.id))[0]!.run_id!;
+    const sibling = await createSibling(agent, url);
     expect(await (await send(`${url}/api/jobs/${job.id}`, 'DELETE')).json()).toMatchObject({ deleted: true });
-    await delay(2_500);
-    expect(agent.runs).toHaveLength(2);
+    await sibling.fired(3);
+    expect(runsWithInput(agent, 'tick')).toHaveLength(2);
     finish(fired, 'still here');
     await expect.poll(async () => ((await (await fetch(`${url}/v1/runs/${runId}`)).json()) as { status: string }).status).toBe('completed');
   });
@@ -185,11 +216,12 @@ describe('the jobs API', () => {
     const { url } = app;
     const job = await createJob(url, { name: 'tick', schedule: 'every 1s', input: 'tick' });
     finish(await agent.started(0));
+    const sibling = await createSibling(agent, url);
     const paused = (await (await post(`${url}/api/jobs/${job.id}/pause`)).json()) as JobObject;
     expect(paused).toMatchObject({ enabled: false, next_run_at: null });
-    const seen = agent.runs.length;
-    await delay(2_500);
-    expect(agent.runs).toHaveLength(seen);
+    const seen = runsWithInput(agent, 'tick').length;
+    await sibling.fired(3);
+    expect(runsWithInput(agent, 'tick')).toHaveLength(seen);
   });
 });
 
