@@ -43,8 +43,8 @@ describe('chatChunkFrame', () => {
       { ...chunk, system_fingerprint: 'fp' },
       { choices: chunk.choices, id: chunk.id, object: chunk.object, created: chunk.created, model: chunk.model },
       { ...chunk, model: 'other' },
-      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { content: 'x', refusal: null } }] },
-      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { refusal: null, content: 'x' } }] },
+      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { content: 'x', reasoning_content: 'r' } }] },
+      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { reasoning_content: 'r', content: 'x' } }] },
       {
         ...chunk,
         choices: [{ ...chunk.choices[0]!, delta: Object.assign(Object.create({ role: 'assistant' }) as object, { content: 'x' }) }],
