@@ -3,7 +3,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answer, toolCalls } from './support/scriptedUpstream.js';
+import { answer, frames, toolCalls, type UpstreamScript } from './support/scriptedUpstream.js';
 import { useLlmGateway } from './support/startLlmGateway.js';
 
 // The Vercel AI SDK against rxgate: @ai-sdk/openai-compatible (Chat Completions) and @ai-sdk/openai
@@ -40,6 +40,11 @@ const weatherTool = (runs?: { count: number }) =>
     : tool({ description: 'The weather in a city', inputSchema: weatherInput });
 
 const weatherCall = () => toolCalls({ id: 'call_w', name: 'get_weather', fragments: ['{"city":', '"Oslo"}'] });
+
+/** An answer the upstream's content filter stopped part way. */
+const filtered = (): UpstreamScript => ({
+  steps: [frames.role(), frames.text('Here is how'), frames.finish('content_filter'), frames.usage(4, 3), frames.done()],
+});
 
 describe('the Vercel AI SDK with @ai-sdk/openai-compatible (Chat Completions)', () => {
   it('streams a client tool call with toolChoice required, and the upstream is asked with tool_choice required', async () => {
@@ -83,6 +88,16 @@ describe('the Vercel AI SDK with @ai-sdk/openai-compatible (Chat Completions)', 
       }),
       { role: 'tool', tool_call_id: 'call_w', content: '21 °C and sunny in Oslo' },
     ]);
+  });
+
+  it('reports an answer the upstream content filter stopped as content-filter, not as a clean stop', async () => {
+    const { gateway } = await gateways.start([filtered(), filtered()]);
+    const streamed = streamText({ model: chatModel(gateway.url), prompt: 'How do I…?' });
+    const generated = await generateText({ model: chatModel(gateway.url), prompt: 'How do I…?' });
+
+    expect(await streamed.text).toBe('Here is how');
+    expect(await streamed.finishReason).toBe('content-filter');
+    expect(generated.finishReason).toBe('content-filter');
   });
 });
 
@@ -181,5 +196,16 @@ describe('the Vercel AI SDK with @ai-sdk/openai (the Responses API)', () => {
       },
       { role: 'tool', tool_call_id: 'call_w', content: '21 °C and sunny in Oslo' },
     ]);
+  });
+
+  it('reports an answer the upstream content filter stopped as content-filter, not as a clean stop', async () => {
+    const { gateway } = await gateways.start([filtered(), filtered()]);
+    const openai = createOpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused' });
+    const streamed = streamText({ model: openai('rxgate-agent'), prompt: 'How do I…?' });
+    const generated = await generateText({ model: openai('rxgate-agent'), prompt: 'How do I…?' });
+
+    expect(await streamed.text).toBe('Here is how');
+    expect(await streamed.finishReason).toBe('content-filter');
+    expect(generated.finishReason).toBe('content-filter');
   });
 });

@@ -355,4 +355,18 @@ describe('input items and references', () => {
 
     expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output_text: 'Once upon' });
   });
+
+  it('passes finish_reason content_filter on as an incomplete response with reason content_filter', async () => {
+    const filtered: UpstreamScript = { steps: [frames.role(), frames.text('Here is how'), frames.finish('content_filter'), frames.done()] };
+    const { gateway } = await gateways.start([filtered, filtered]);
+    const client = clientFor(gateway.url);
+    const response = await client.responses.create({ model: 'rxgate-agent', input: 'How do I…?' });
+    const events = await collect(await client.responses.create({ model: 'rxgate-agent', input: 'How do I…?', stream: true }));
+
+    expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output_text: 'Here is how' });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'content_filter' } },
+    });
+  });
 });

@@ -1,7 +1,10 @@
 import type { ApprovalChoice, ApprovalResolver } from './approval.js';
 
-/** Why a run finished, in the vocabulary every protocol encoder maps from. */
-export type FinishReason = 'stop' | 'length' | 'tool_calls';
+/**
+ * Why a run finished, in the vocabulary every protocol encoder maps from: `content_filter` is an
+ * answer the upstream's filter stopped, which clients must not take for a whole one.
+ */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
 /** Token counts of one model call; a run's usage is the sum of its usage events. */
 export interface Usage {

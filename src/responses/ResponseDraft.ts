@@ -21,6 +21,12 @@ import {
 
 type Fields = Record<string, unknown>;
 
+/** The finishes that leave a response `incomplete`, and the `incomplete_details.reason` OpenAI gives each. */
+const INCOMPLETE_REASONS: ReadonlyMap<FinishReason | undefined, string> = new Map([
+  ['length', 'max_output_tokens'],
+  ['content_filter', 'content_filter'],
+]);
+
 /**
  * The response being built from one run: its output items, usage and sequence numbers. The
  * encoder asks it for the events each agent event implies; whoever ends a run early asks it for
@@ -112,12 +118,12 @@ export class ResponseDraft {
     }
   }
 
-  /** The clean end: `response.completed`, or `response.incomplete` when the run hit a length limit. */
+  /** The clean end: `response.completed`, or `response.incomplete` when the run hit a length limit or the upstream's content filter. */
   complete(): ResponseStreamEvent[] {
-    const cutOff = this.#finishReason === 'length';
+    const cutOff = INCOMPLETE_REASONS.get(this.#finishReason);
     const closing = [...this.#close(), ...this.#closeCalls(cutOff ? 'incomplete' : 'completed')];
     if (cutOff) {
-      return [...closing, this.event('response.incomplete', { response: this.snapshot('incomplete', 'max_output_tokens') })];
+      return [...closing, this.event('response.incomplete', { response: this.snapshot('incomplete', cutOff) })];
     }
     return [...closing, this.event('response.completed', { response: this.snapshot('completed') })];
   }

@@ -3,13 +3,15 @@ import type { ResponseObject } from './responseObject.js';
 import type { ResponseTurn } from './responseTurn.js';
 import { toInputItems } from './toInputItems.js';
 
-/** Whether a settled response belongs in its conversation: it ran to its end, or to the length limit. */
+const CUT_AT_ITS_END: ReadonlySet<string | undefined> = new Set(['max_output_tokens', 'content_filter']);
+
+/** Whether a settled response belongs in its conversation: it ran to its end, to the length limit, or to the upstream's content filter. */
 const ranToItsEnd = (response: ResponseObject): boolean =>
-  response.status === 'completed' || (response.status === 'incomplete' && response.incomplete_details?.reason === 'max_output_tokens');
+  response.status === 'completed' || (response.status === 'incomplete' && CUT_AT_ITS_END.has(response.incomplete_details?.reason));
 
 /**
  * The turn of a response that continues `conversation`: once the response settles (and is
- * stored), its input and output items are appended if it completed or ended at the length limit,
+ * stored), its input and output items are appended if it completed or ended at the length limit or the content filter,
  * never if it failed, was cancelled or interrupted; then the conversation is released. Its save
  * resolves after both, so that the terminal event is sent only then.
  */

@@ -9,7 +9,7 @@ import type { ResponseStreamEvent } from './responseObject.js';
  * `response.in_progress` at subscription, a message item (with its content part and text deltas)
  * for each stretch of text, a reasoning item for each stretch of reasoning, an `mcp_call` item
  * for each tool the agent runs itself, a `function_call` item for each call of a client tool (one
- * call after the other, `sequenceToolCalls`), and exactly one terminal: `response.completed`, `response.incomplete` (a `length` finish) or `response.failed`
+ * call after the other, `sequenceToolCalls`), and exactly one terminal: `response.completed`, `response.incomplete` (a `length` or `content_filter` finish) or `response.failed`
  * (the run errored; the stream then completes). The `draft` keeps the response as it stands, for
  * a snapshot of a run that was cut short.
  *

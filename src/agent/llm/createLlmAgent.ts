@@ -68,9 +68,9 @@ export interface LlmAgentOptions {
   readonly requireApproval?: (tool: Tool) => boolean;
 }
 
-// `content_filter` and anything unknown read as `stop`: FinishReason stays the vocabulary every encoder maps.
+// Anything unknown reads as `stop`: FinishReason stays the vocabulary every encoder maps.
 function toFinishReason(upstream: string | null): FinishReason {
-  return upstream === 'length' ? 'length' : 'stop';
+  return upstream === 'length' || upstream === 'content_filter' ? upstream : 'stop';
 }
 
 /** The one route of an agent without `routes`: every model name to `model` at `baseUrl`, once. */
