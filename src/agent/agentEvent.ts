@@ -32,6 +32,8 @@ export interface Usage {
 export type AgentEvent =
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'reasoning'; readonly delta: string }
+  /** The model declining to answer (OpenAI's `refusal`, above all with structured outputs): shown apart from text, never as it. */
+  | { readonly type: 'refusal'; readonly delta: string }
   | {
       readonly type: 'tool_call_delta';
       readonly index: number;

@@ -20,6 +20,8 @@ export interface ChatToolCallDelta {
 export interface ChatDelta {
   readonly role?: 'assistant';
   readonly content?: string;
+  /** The model declining to answer, as OpenAI streams it. */
+  readonly refusal?: string;
   readonly reasoning_content?: string;
   readonly tool_calls?: readonly ChatToolCallDelta[];
 }

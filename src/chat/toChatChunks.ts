@@ -99,6 +99,8 @@ class ChatChunkEncoder implements Observer<AgentEvent> {
         return event.delta === '' ? undefined : this.chunk({ content: event.delta });
       case 'reasoning':
         return event.delta === '' ? undefined : this.chunk({ reasoning_content: event.delta });
+      case 'refusal':
+        return event.delta === '' ? undefined : this.chunk({ refusal: event.delta });
       case 'tool_call_delta':
         return this.chunk({ tool_calls: [toToolCallDelta(event)] });
       case 'usage':
@@ -126,8 +128,8 @@ class ChatChunkEncoder implements Observer<AgentEvent> {
 }
 
 /**
- * Encodes agent events as `chat.completion.chunk`s: the role chunk first, one chunk per text or
- * reasoning delta, the finish chunk, and with `includeUsage` a last chunk with `choices: []` and
+ * Encodes agent events as `chat.completion.chunk`s: the role chunk first, one chunk per text,
+ * reasoning or refusal delta, the finish chunk, and with `includeUsage` a last chunk with `choices: []` and
  * the run's summed usage. A piece of a client tool call is a chunk with one `tool_calls` entry:
  * `index` as the agent numbered the client's calls, and `id`, `type` and the function's `name` in
  * the first piece of each call only; the pieces of parallel calls are put in sequence, one call

@@ -17,8 +17,10 @@ export interface ChatCompletion {
       readonly index: 0;
       readonly message: {
         readonly role: 'assistant';
-        /** Null when the answer is client tool calls and no text, as OpenAI has it. */
+        /** Null when the answer is client tool calls or a refusal and no text, as OpenAI has it. */
         readonly content: string | null;
+        /** The model declining to answer, when it did. */
+        readonly refusal?: string;
         readonly reasoning_content?: string;
         readonly tool_calls?: readonly ToolCall[];
       };
@@ -32,6 +34,7 @@ export interface ChatCompletion {
 interface Answer {
   readonly content: string;
   readonly reasoning: string;
+  readonly refusal: string;
   readonly toolCallDeltas: readonly AgentEventOf<'tool_call_delta'>[];
   readonly usage: Usage;
   readonly finishReason: FinishReason | undefined;
@@ -43,6 +46,8 @@ function accumulate(answer: Answer, event: AgentEvent): Answer {
       return { ...answer, content: answer.content + event.delta };
     case 'reasoning':
       return { ...answer, reasoning: answer.reasoning + event.delta };
+    case 'refusal':
+      return { ...answer, refusal: answer.refusal + event.delta };
     case 'tool_call_delta':
       // Appended in place: each subscription has its own accumulator, and a copy per fragment would be quadratic.
       (answer.toolCallDeltas as AgentEventOf<'tool_call_delta'>[]).push(event);
@@ -56,11 +61,12 @@ function accumulate(answer: Answer, event: AgentEvent): Answer {
   }
 }
 
-function toMessage({ content, reasoning, toolCallDeltas }: Answer): ChatCompletion['choices'][0]['message'] {
+function toMessage({ content, reasoning, refusal, toolCallDeltas }: Answer): ChatCompletion['choices'][0]['message'] {
   const toolCalls = assembleToolCalls(toolCallDeltas);
   return {
     role: 'assistant',
-    content: content === '' && toolCalls.length > 0 ? null : content,
+    content: content === '' && (toolCalls.length > 0 || refusal !== '') ? null : content,
+    ...(refusal ? { refusal } : {}),
     ...(reasoning ? { reasoning_content: reasoning } : {}),
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
   };
@@ -68,7 +74,7 @@ function toMessage({ content, reasoning, toolCallDeltas }: Answer): ChatCompleti
 
 /**
  * Collects a whole run into one `chat.completion`, emitted when the run completes; client tool
- * calls become `message.tool_calls`, with `content: null` when there is no text.
+ * calls become `message.tool_calls` and a refusal `message.refusal`, with `content: null` when there is no text.
  *
  * ```
  * source:   --t--t--f--|
@@ -79,7 +85,14 @@ export function toChatCompletion(meta: ChatCompletionMeta): OperatorFunction<Age
   return (events$) =>
     defer(() =>
       events$.pipe(
-        reduce(accumulate, { content: '', reasoning: '', toolCallDeltas: [], usage: ZERO_USAGE, finishReason: undefined } as Answer),
+        reduce(accumulate, {
+          content: '',
+          reasoning: '',
+          refusal: '',
+          toolCallDeltas: [],
+          usage: ZERO_USAGE,
+          finishReason: undefined,
+        } as Answer),
         map((answer) => ({
           id: meta.id,
           object: 'chat.completion' as const,

@@ -11,8 +11,11 @@ import {
   type McpApprovalRequestItem,
   type McpCallItem,
   type MessageItem,
+  type MessagePart,
   type OutputItem,
+  type OutputTextPart,
   type ReasoningItem,
+  type RefusalPart,
   type ResponseMeta,
   type ResponseObject,
   type ResponseStatus,
@@ -62,7 +65,12 @@ export class ResponseDraft {
 
   /** The text of every message item, as the SDKs' `output_text` joins it. */
   get outputText(): string {
-    return this.#items.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join('');
+    return this.#messageText((part) => (part.type === 'output_text' ? part.text : ''));
+  }
+
+  /** What the model said, refusals included, as the assistant message of the conversation carries it. */
+  get answerText(): string {
+    return this.#messageText((part) => (part.type === 'output_text' ? part.text : part.refusal));
   }
 
   /**
@@ -98,6 +106,8 @@ export class ResponseDraft {
         return event.delta === '' ? [] : this.#text(event.delta);
       case 'reasoning':
         return event.delta === '' ? [] : this.#reasoning(event.delta);
+      case 'refusal':
+        return event.delta === '' ? [] : this.#refusal(event.delta);
       case 'tool_start':
         return [...this.#close(), ...this.#startServerCall(event)];
       case 'tool_end':
@@ -167,24 +177,44 @@ export class ResponseDraft {
     return itemId(prefix, this.meta.id, 'output', this.#items.length);
   }
 
+  #messageText(textOf: (part: MessagePart) => string): string {
+    return this.#items.flatMap((item) => (item.type === 'message' ? item.content.map(textOf) : [])).join('');
+  }
+
   #text(delta: string): ResponseStreamEvent[] {
-    const events = this.#items[this.#open ?? -1]?.type === 'message' ? [] : [...this.#close(), ...this.#openMessage()];
+    const events = this.#openPart()?.type === 'output_text' ? [] : [...this.#close(), ...this.#openMessage('output_text')];
     const index = this.#open!;
     const message = this.#items[index] as MessageItem;
-    const text = (message.content[0]?.text ?? '') + delta;
+    const text = (this.#openPart() as OutputTextPart).text + delta;
     this.#items[index] = { ...message, content: [{ type: 'output_text', text, annotations: [] }] };
     events.push(this.event('response.output_text.delta', { ...this.#where(), delta, logprobs: [] }));
     return events;
   }
 
-  #openMessage(): ResponseStreamEvent[] {
+  // A refusal is a message of its own, as OpenAI sends it: one part, never mixed with text.
+  #refusal(delta: string): ResponseStreamEvent[] {
+    const events = this.#openPart()?.type === 'refusal' ? [] : [...this.#close(), ...this.#openMessage('refusal')];
+    const index = this.#open!;
+    const message = this.#items[index] as MessageItem;
+    const refusal = (this.#openPart() as RefusalPart).refusal + delta;
+    this.#items[index] = { ...message, content: [{ type: 'refusal', refusal }] };
+    events.push(this.event('response.refusal.delta', { ...this.#where(), delta }));
+    return events;
+  }
+
+  /** The part of the open message item, if a message is open. */
+  #openPart(): MessagePart | undefined {
+    const item = this.#items[this.#open ?? -1];
+    return item?.type === 'message' ? item.content[0] : undefined;
+  }
+
+  #openMessage(type: MessagePart['type']): ResponseStreamEvent[] {
+    const part: MessagePart = type === 'refusal' ? { type, refusal: '' } : { type, text: '', annotations: [] };
     const item: MessageItem = { id: this.#newId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
     const added = this.#add(item);
     this.#open = added.output_index;
-    return [
-      this.event('response.output_item.added', added),
-      this.event('response.content_part.added', { ...this.#where(), part: { type: 'output_text', text: '', annotations: [] } }),
-    ];
+    this.#items[added.output_index] = { ...item, content: [part] };
+    return [this.event('response.output_item.added', added), this.event('response.content_part.added', { ...this.#where(), part })];
   }
 
   #reasoning(delta: string): ResponseStreamEvent[] {
@@ -239,7 +269,9 @@ export class ResponseDraft {
     const part = message.content[0]!;
     this.#items[index] = message;
     return [
-      this.event('response.output_text.done', { ...where, text: part.text, logprobs: [] }),
+      part.type === 'refusal'
+        ? this.event('response.refusal.done', { ...where, refusal: part.refusal })
+        : this.event('response.output_text.done', { ...where, text: part.text, logprobs: [] }),
       this.event('response.content_part.done', { ...where, part }),
       this.event('response.output_item.done', { output_index: index, item: message }),
     ];

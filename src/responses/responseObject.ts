@@ -10,12 +10,20 @@ export interface OutputTextPart {
   readonly annotations: readonly never[];
 }
 
+/** The model declining to answer, in place of text. */
+export interface RefusalPart {
+  readonly type: 'refusal';
+  readonly refusal: string;
+}
+
+export type MessagePart = OutputTextPart | RefusalPart;
+
 export interface MessageItem {
   readonly id: string;
   readonly type: 'message';
   readonly status: ItemStatus;
   readonly role: 'assistant';
-  readonly content: readonly OutputTextPart[];
+  readonly content: readonly MessagePart[];
 }
 
 /**

@@ -104,7 +104,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
     save: async (response) => {
       if (!request.store) return;
       const toolCalls = draft.toolCalls;
-      const text = draft.outputText;
+      const text = draft.answerText;
       const answer: ChatMessage =
         toolCalls.length > 0
           ? { role: 'assistant', content: text === '' ? null : text, tool_calls: toolCalls }

@@ -20,8 +20,13 @@ export async function storedOutput(log: EventLog, id: string): Promise<OutputIte
     const item = output[event.output_index];
     if (type === 'response.output_item.added' || type === 'response.output_item.done') output[event.output_index] = event.item!;
     else if (type === 'response.output_text.delta' && item?.type === 'message') {
-      const text = (item.content[0]?.text ?? '') + event.delta!;
+      const part = item.content[0];
+      const text = (part?.type === 'output_text' ? part.text : '') + event.delta!;
       output[event.output_index] = { ...item, content: [{ type: 'output_text', text, annotations: [] }] };
+    } else if (type === 'response.refusal.delta' && item?.type === 'message') {
+      const part = item.content[0];
+      const refusal = (part?.type === 'refusal' ? part.refusal : '') + event.delta!;
+      output[event.output_index] = { ...item, content: [{ type: 'refusal', refusal }] };
     } else if (type === 'response.reasoning_summary_text.delta' && item?.type === 'reasoning') {
       const text = (item.summary[0]?.text ?? '') + event.delta!;
       output[event.output_index] = { ...item, summary: [{ type: 'summary_text', text }] };

@@ -42,7 +42,7 @@ const detached = (text: string) => JSON.parse(JSON.stringify(text)) as string;
 
 /** The chunk `readUpstreamChunk` reads from a frame that carries only `text`. */
 const textChunk = (text: string): UpstreamChunk => ({
-  choices: [{ delta: { content: text, reasoning_content: undefined, reasoning: undefined }, finish_reason: undefined }],
+  choices: [{ delta: { content: text, refusal: undefined, reasoning_content: undefined, reasoning: undefined }, finish_reason: undefined }],
   usage: undefined,
 });
 
@@ -50,8 +50,13 @@ const textChunk = (text: string): UpstreamChunk => ({
 function textOf({ choices, usage }: UpstreamChunk): string | undefined {
   const choice = choices?.length === 1 ? choices[0] : undefined;
   if (usage !== undefined || choice?.delta === undefined || choice.finish_reason !== undefined) return undefined;
-  const { content, reasoning_content, reasoning, tool_calls } = choice.delta;
-  const onlyText = typeof content === 'string' && reasoning_content === undefined && reasoning === undefined && tool_calls === undefined;
+  const { content, refusal, reasoning_content, reasoning, tool_calls } = choice.delta;
+  const onlyText =
+    typeof content === 'string' &&
+    refusal === undefined &&
+    reasoning_content === undefined &&
+    reasoning === undefined &&
+    tool_calls === undefined;
   return onlyText ? content : undefined;
 }
 

@@ -23,10 +23,15 @@ function readPlainChoice(choice: unknown): Choice | undefined {
   const finish_reason = choice.finish_reason ?? undefined;
   if (delta == null) return { delta: undefined, finish_reason };
   if (!isRecord(delta) || delta.tool_calls != null) return undefined;
-  const { content, reasoning_content, reasoning } = delta;
-  if (!isText(content) || !isText(reasoning_content) || !isText(reasoning)) return undefined;
+  const { content, refusal, reasoning_content, reasoning } = delta;
+  if (!isText(content) || !isText(refusal) || !isText(reasoning_content) || !isText(reasoning)) return undefined;
   return {
-    delta: { content: content ?? undefined, reasoning_content: reasoning_content ?? undefined, reasoning: reasoning ?? undefined },
+    delta: {
+      content: content ?? undefined,
+      refusal: refusal ?? undefined,
+      reasoning_content: reasoning_content ?? undefined,
+      reasoning: reasoning ?? undefined,
+    },
     finish_reason,
   };
 }

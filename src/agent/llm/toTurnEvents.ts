@@ -50,7 +50,7 @@ class TurnReader implements Observer<UpstreamChunk> {
     private readonly clientToolNames: ReadonlySet<string>,
   ) {}
 
-  // rxgate asks for one choice, so a chunk carries at most one reasoning and one content delta,
+  // rxgate asks for one choice, so a chunk carries at most one reasoning, one content and one refusal delta,
   // emitted in that order (then its client tool-call pieces) by the one subscriber every delta
   // of every answer goes through: no branches, no inner Observable per chunk.
   next(chunk: UpstreamChunk): void {
@@ -67,6 +67,7 @@ class TurnReader implements Observer<UpstreamChunk> {
       this.content.append(text);
       subscriber.next({ type: 'text', delta: text });
     }
+    if (delta?.refusal) subscriber.next({ type: 'refusal', delta: delta.refusal });
     for (const fragment of delta?.tool_calls ?? []) {
       const piece = this.route(fragment);
       if (piece) subscriber.next(piece);
@@ -134,7 +135,7 @@ class TurnReader implements Observer<UpstreamChunk> {
 }
 
 /**
- * Turns the chunks of one model call into agent events as they arrive (text and reasoning
+ * Turns the chunks of one model call into agent events as they arrive (text, reasoning and refusal
  * deltas, and the fragments of client tool calls), then one `usage` event for the call and a
  * `turn_end` with the assembled tool calls. Usage is taken from the last chunk that carries it,
  * since some upstreams repeat a running total on every chunk: the one event per call stays additive.

@@ -16,6 +16,8 @@ export interface UpstreamChunk {
   readonly choices?: readonly {
     readonly delta?: {
       readonly content?: string | null;
+      /** OpenAI's refusal, which comes in place of content. */
+      readonly refusal?: string | null;
       /** DeepSeek, vLLM and llama.cpp name it `reasoning_content`; OpenRouter and Ollama `reasoning`. */
       readonly reasoning_content?: string | null;
       readonly reasoning?: string | null;
@@ -50,6 +52,7 @@ export const upstreamChunkSchema: z.ZodType<UpstreamChunk> = z.object({
         delta: optional(
           z.object({
             content: text,
+            refusal: text,
             reasoning_content: text,
             reasoning: text,
             tool_calls: optional(z.array(toolCallDelta)),
