@@ -11,6 +11,10 @@ export interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly totalTokens: number;
+  /** Of the input tokens, those read from the upstream's prompt cache; absent when the upstream did not say. */
+  readonly cachedInputTokens?: number;
+  /** Of the output tokens, those spent reasoning; absent when the upstream did not say. */
+  readonly reasoningTokens?: number;
 }
 
 /**

@@ -4,6 +4,9 @@ export interface ChatUsage {
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
   readonly total_tokens: number;
+  /** Only when the upstream reported them. */
+  readonly prompt_tokens_details?: { readonly cached_tokens: number };
+  readonly completion_tokens_details?: { readonly reasoning_tokens: number };
 }
 
 /**

@@ -13,7 +13,14 @@ import type {
 } from './chatCompletionChunk.js';
 
 export function toChatUsage(usage: Usage): ChatUsage {
-  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
+  const { cachedInputTokens, reasoningTokens } = usage;
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens,
+    ...(cachedInputTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: cachedInputTokens } }),
+    ...(reasoningTokens === undefined ? {} : { completion_tokens_details: { reasoning_tokens: reasoningTokens } }),
+  };
 }
 
 /** A client tool call's piece as OpenAI streams it: id, type and name in the first piece of each call only. */

@@ -17,6 +17,14 @@ const isText = (value: unknown): value is string | null | undefined => value == 
 const isTokens = (value: unknown): value is number | null | undefined =>
   value == null || (Number.isInteger(value) && (value as number) >= 0);
 
+/** One token count of a usage details object (`prompt_tokens_details.cached_tokens`): undefined if absent, false if not a count. */
+function readDetail(details: unknown, key: string): number | undefined | false {
+  if (details == null) return undefined;
+  if (!isRecord(details)) return false;
+  const value = details[key];
+  return isTokens(value) ? (value ?? undefined) : false;
+}
+
 function readPlainChoice(choice: unknown): Choice | undefined {
   if (!isRecord(choice) || !isText(choice.finish_reason)) return undefined;
   const { delta } = choice;
@@ -57,12 +65,17 @@ function readPlainChunk(json: Record<string, unknown>): UpstreamChunk | undefine
   if (!isRecord(usage)) return undefined;
   const { prompt_tokens, completion_tokens, total_tokens } = usage;
   if (!isTokens(prompt_tokens) || !isTokens(completion_tokens) || !isTokens(total_tokens)) return undefined;
+  const cached = readDetail(usage.prompt_tokens_details, 'cached_tokens');
+  const reasoning = readDetail(usage.completion_tokens_details, 'reasoning_tokens');
+  if (cached === false || reasoning === false) return undefined;
   return {
     choices: read,
     usage: {
       prompt_tokens: prompt_tokens ?? undefined,
       completion_tokens: completion_tokens ?? undefined,
       total_tokens: total_tokens ?? undefined,
+      ...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }),
+      ...(reasoning === undefined ? {} : { completion_tokens_details: { reasoning_tokens: reasoning } }),
     },
   };
 }

@@ -25,7 +25,13 @@ export interface UpstreamChunk {
     };
     readonly finish_reason?: string | null;
   }[];
-  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number; readonly total_tokens?: number } | null;
+  readonly usage?: {
+    readonly prompt_tokens?: number;
+    readonly completion_tokens?: number;
+    readonly total_tokens?: number;
+    readonly prompt_tokens_details?: { readonly cached_tokens?: number };
+    readonly completion_tokens_details?: { readonly reasoning_tokens?: number };
+  } | null;
 }
 
 /** Absent or `null`, as upstreams send either for a field they have nothing for: `undefined` from here on. */
@@ -62,5 +68,13 @@ export const upstreamChunkSchema: z.ZodType<UpstreamChunk> = z.object({
       }),
     ),
   ),
-  usage: optional(z.object({ prompt_tokens: tokens, completion_tokens: tokens, total_tokens: tokens })),
+  usage: optional(
+    z.object({
+      prompt_tokens: tokens,
+      completion_tokens: tokens,
+      total_tokens: tokens,
+      prompt_tokens_details: optional(z.object({ cached_tokens: tokens })),
+      completion_tokens_details: optional(z.object({ reasoning_tokens: tokens })),
+    }),
+  ),
 });
