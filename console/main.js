@@ -1,4 +1,3 @@
-import { storeKey } from './api.js';
 import { createChatView } from './chatView.js';
 import { el } from './dom.js';
 import { createRunsView } from './runsView.js';
@@ -15,7 +14,8 @@ async function start() {
   if (settings.key_required) {
     signOut.hidden = false;
     signOut.addEventListener('click', () => {
-      storeKey(null);
+      // The key and what the tab kept with it (a run's timeline): the next key to sign in here sees none of it.
+      sessionStorage.clear();
       location.reload();
     });
   }

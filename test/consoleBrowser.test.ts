@@ -4,6 +4,7 @@ import type { AppConfig } from '../src/http/createApp.js';
 import { useChromium, type ConsolePage } from './support/browser.js';
 import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
 import { createRun, post } from './support/runsClient.js';
+import { as, keyOf, teamKeys } from './support/teamKeys.js';
 import { screenshot } from './support/screenshot.js';
 import { answer, frames, toolCalls, type UpstreamScript, type UpstreamStep } from './support/scriptedUpstream.js';
 import { useLlmGateway, type LlmGateway } from './support/startLlmGateway.js';
@@ -216,6 +217,33 @@ describe('the console in Chromium', () => {
     expect(await page.locator('h2 .status').textContent()).toBe('cancelled');
     expect((await (await upstream.request(1)).closed).finished).toBe(false);
     expect(await page.locator('.spinner').count()).toBe(0);
+  });
+
+  it('shows a timeline kept in the tab only to a key that may see its run: signed out, the next key sees none of it', async () => {
+    const { gateway } = await gateways.start([answer('Secret plans of team A.')], {}, {}, { keys: () => teamKeys() });
+    const response = await post(`${gateway.url}/v1/runs`, { input: 'plans' }, as('team-a'));
+    const { run_id: id } = (await response.json()) as { run_id: string };
+    const tab = await chromium.open();
+    await tab.page.goto(`${gateway.url}/console#/runs/${id}`);
+    const signInAs = async (key: string) => {
+      await tab.page.getByLabel('API key').fill(key);
+      await tab.page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await signInAs(keyOf('team-a'));
+    await tab.page.locator('[data-type="run.completed"]').waitFor();
+    expect(await tab.page.locator('.event-text').textContent()).toBe('Secret plans of team A.');
+
+    await tab.page.getByRole('button', { name: 'Sign out' }).click();
+    await signInAs(keyOf('team-b'));
+    await tab.page
+      .getByRole('alert')
+      .filter({ hasText: `run '${id}' not found` })
+      .waitFor();
+    expect(await tab.page.locator('#timeline').textContent()).not.toContain('Secret plans');
+    expect(await tab.page.locator('.timeline li').count()).toBe(0);
+    // Team B's 404 is the only error the browser logged.
+    expect(tab.errors).toEqual([expect.stringContaining('404')]);
+    await tab.page.close();
   });
 
   it('is usable at 375 px and by keyboard alone', async () => {
