@@ -6,7 +6,7 @@ const ANSWERED = { once: 'approved once', always: 'approved always', deny: 'deni
 /**
  * A call that waits for a person: its tool and arguments, and Approve once / Always / Deny, which
  * answer in place (`POST /v1/runs/{id}/approval`). `resolved(event)` shows how it was answered,
- * here or anywhere else.
+ * here or anywhere else; `stop()` takes the buttons off one still unanswered once its run has ended.
  */
 export function approvalPrompt(runId, { approval_id: approvalId, tool, arguments: args }) {
   const message = el('span', { class: 'approval-status', role: 'status' }, 'waits for your approval');
@@ -21,7 +21,9 @@ export function approvalPrompt(runId, { approval_id: approvalId, tool, arguments
     message,
     buttons,
   );
+  let settled = false;
   const resolved = ({ choice, reason, resolved_by: by }) => {
+    settled = true;
     buttons.remove();
     node.dataset.state = choice;
     message.textContent = [ANSWERED[choice] ?? choice, by === 'timeout' ? '(timed out)' : '', reason ? `: ${reason}` : '']
@@ -36,6 +38,8 @@ export function approvalPrompt(runId, { approval_id: approvalId, tool, arguments
       if (answered.choice) resolved(answered);
       else message.textContent = 'answer sent';
     } catch (error) {
+      // Refused because the run ended meanwhile: `stop()` has said so already.
+      if (settled) return;
       message.textContent = `could not answer: ${error.message}`;
       for (const button of buttons.querySelectorAll('button')) button.disabled = false;
     }
@@ -45,5 +49,13 @@ export function approvalPrompt(runId, { approval_id: approvalId, tool, arguments
     el('button', { type: 'button', onclick: () => answer('always') }, 'Always'),
     el('button', { type: 'button', class: 'danger', onclick: () => answer('deny') }, 'Deny'),
   );
-  return { node, resolved };
+  // A run that ends while its call waits (a stop, a failure) resolves nothing: the call is never answered.
+  const stop = () => {
+    if (settled) return;
+    settled = true;
+    buttons.remove();
+    node.dataset.state = 'unanswered';
+    message.textContent = 'not answered: the run ended';
+  };
+  return { node, resolved, stop };
 }

@@ -7,7 +7,8 @@ export const CALL_EVENTS = new Set(['tool.started', 'tool.progress', 'tool.compl
 /**
  * The rows of run `runId`'s tool calls and approvals, in `list`: `apply(event)` adds a row for
  * `tool.started` and `approval.required` (and returns it) and brings the row up to date for the
- * others; `stop()` ends the rows still running, so that no spinner outlives the run.
+ * others; `stop()` ends the rows still running and the prompts still unanswered, so that no
+ * spinner and no answer button outlives the run.
  */
 export function callRows(runId, list) {
   const tools = new Map();
@@ -34,6 +35,7 @@ export function callRows(runId, list) {
     },
     stop() {
       for (const row of tools.values()) row.stop();
+      for (const prompt of prompts.values()) prompt.stop();
     },
   };
 }

@@ -219,6 +219,26 @@ describe('the console in Chromium', () => {
     expect(await page.locator('.spinner').count()).toBe(0);
   });
 
+  it('takes the answer buttons off an approval whose run ended unanswered, in the chat and in the timeline', async () => {
+    const note = toolCalls({ id: 'call_1', name: 'note', fragments: ['{"text":"buy milk"}'] });
+    const { gateway } = await start([note, note], NOTE_NEEDS_APPROVAL);
+    const page = await openConsole(gateway);
+    await send(page, 'Please note: buy milk');
+    await page.getByRole('button', { name: 'Approve once' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('.message.assistant[data-state="stopped"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Approve once' }).count()).toBe(0);
+    expect(await page.locator('.approval .approval-status').textContent()).toBe('not answered: the run ended');
+
+    const id = await createRun(gateway.url, 'Please note: buy milk');
+    await page.goto(`${gateway.url}/console#/runs/${id}`);
+    await page.getByRole('button', { name: 'Approve once' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('[data-type="run.cancelled"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Approve once' }).count()).toBe(0);
+    expect(await page.locator('.approval').getAttribute('data-state')).toBe('unanswered');
+  });
+
   it('shows a timeline kept in the tab only to a key that may see its run: signed out, the next key sees none of it', async () => {
     const { gateway } = await gateways.start([answer('Secret plans of team A.')], {}, {}, { keys: () => teamKeys() });
     const response = await post(`${gateway.url}/v1/runs`, { input: 'plans' }, as('team-a'));
