@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import type { AppConfig } from '../src/http/createApp.js';
@@ -211,6 +212,46 @@ describe('a run whose tool call needs approval', () => {
     const late = await answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' });
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ error: { code: 'run_not_running' } });
+  });
+});
+
+describe('a run that is ending', () => {
+  it('answers an approval or a steer sent while it stores its end as the finished run it is, not as an unknown approval or a queued steer', async () => {
+    const url = await start([noteCall('call_1'), answer('never')]);
+    const runId = await createRun(url, 'note that we need milk');
+    const events = await followRun(url, runId);
+    const required = await events.until<Required>('approval.required');
+
+    // The run's final save is held: it has stopped, and is still storing its end.
+    const { runs } = app.store;
+    const save = runs.save.bind(runs);
+    let reached!: () => void;
+    const saving = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    runs.save = async (run, owner) => {
+      if (run.status === 'cancelled') {
+        reached();
+        await held;
+      }
+      return save(run, owner);
+    };
+    const stopped = post(`${url}/v1/runs/${runId}/stop`, {});
+    await saving;
+
+    const late = answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' });
+    const steered = post(`${url}/v1/runs/${runId}/steer`, { input: 'too late' });
+    await delay(200);
+    release();
+    expect((await stopped).status).toBe(200);
+    for (const response of [await late, await steered]) {
+      expect(response.status).toBe(409);
+      expect(await response.json()).toMatchObject({
+        error: { code: 'run_not_running', message: expect.stringContaining('status cancelled') },
+      });
+    }
+    expect((await events.rest()).map((event) => event.event)).toEqual(['approval.required', 'run.cancelled']);
+    expect(upstream.requests).toHaveLength(1);
   });
 });
 

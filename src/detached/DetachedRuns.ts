@@ -157,6 +157,8 @@ export class DetachedRuns {
     const end = async (reason?: InterruptReason, error?: unknown) => {
       if (over) return;
       over = true;
+      // From here on nothing takes an input: one sent while the end is stored is refused as sent to an ended run.
+      spec.inputs?.close();
       try {
         // The run's events settle first (in order, so with the last): an answer that ended while the store was
         // failing to keep its events ends failed with the store's error, not completed.
@@ -183,7 +185,6 @@ export class DetachedRuns {
         }
       } finally {
         await release();
-        spec.inputs?.close();
         this.#runs.delete(id);
         lifecycle.finish();
         resolveEnded();

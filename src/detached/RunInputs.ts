@@ -4,7 +4,8 @@ import type { ApprovalAnswer, Approvals } from '../agent/approval.js';
 import type { RunInput } from '../store/Coordinator.js';
 
 /** What answering an approval came to. */
-export type AnswerOutcome = { readonly resolved: AgentEventOf<'approval_resolved'> } | { readonly refused: 'unknown' | 'already_resolved' };
+export type AnswerOutcome =
+  { readonly resolved: AgentEventOf<'approval_resolved'> } | { readonly refused: 'unknown' | 'already_resolved' | 'run_ended' };
 
 /**
  * What people send into one run while it goes on: answers to its approvals and steers, as streams
@@ -23,6 +24,8 @@ export class RunInputs {
   readonly #resolved = new Map<string, AgentEventOf<'approval_resolved'>>();
   /** Set once no model call will take a steer: the run's agent stopped listening to them, or the run is over. */
   #steersEnded = false;
+  /** Set once the run is over (it may still be storing its end): no answer reaches its calls any more. */
+  #closed = false;
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -50,9 +53,11 @@ export class RunInputs {
     }
   }
 
-  /** Hands `answer` to the call that waits for it; the run resolves it in the same turn. */
+  /** Hands `answer` to the call that waits for it; the run resolves it in the same turn. Refused once the run is over. */
   answer(answer: ApprovalAnswer): AnswerOutcome {
     if (this.#resolved.has(answer.approvalId)) return { refused: 'already_resolved' };
+    // Its calls still wait in `pending`, but nothing listens for their answers any more.
+    if (this.#closed) return { refused: 'run_ended' };
     if (!this.#pending.has(answer.approvalId)) return { refused: 'unknown' };
     this.#answers.next(answer);
     const resolved = this.#resolved.get(answer.approvalId);
@@ -72,8 +77,9 @@ export class RunInputs {
     else this.answer(input.answer);
   }
 
-  /** Ends both streams: the run is over. */
+  /** Ends both streams: the run is over (it may still be storing its end). */
   close(): void {
+    this.#closed = true;
     this.#steersEnded = true;
     this.#answers.complete();
     this.#steers.complete();

@@ -1,5 +1,6 @@
 import type { ApprovalAnswer } from '../agent/approval.js';
 import { awaitLogged } from '../detached/awaitLogged.js';
+import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { readLog } from '../detached/readLog.js';
 import type { AnswerOutcome } from '../detached/RunInputs.js';
 import { RequestError } from '../errors/RequestError.js';
@@ -79,9 +80,14 @@ async function answerElsewhere(context: RunsContext, run: RunObject, answer: App
   return { status: 200, body: resolution(id, resolved) };
 }
 
-function fromOutcome(runId: string, approvalId: string, outcome: AnswerOutcome) {
-  if ('resolved' in outcome) return { status: 200, body: resolution(runId, toApprovalResolved(outcome.resolved)) };
-  throw outcome.refused === 'unknown' ? approvalNotFound(runId, approvalId) : alreadyResolved(approvalId);
+async function fromOutcome(context: RunsContext, run: DetachedRun<RunObject>, approvalId: string, outcome: AnswerOutcome) {
+  if ('resolved' in outcome) return { status: 200, body: resolution(run.id, toApprovalResolved(outcome.resolved)) };
+  if (outcome.refused === 'run_ended') {
+    // It is storing its end: answered as the finished run it is about to be.
+    await run.ended;
+    throw runNotRunning(await currentRun(context, run.id), 'its approvals can no longer be answered');
+  }
+  throw outcome.refused === 'unknown' ? approvalNotFound(run.id, approvalId) : alreadyResolved(approvalId);
 }
 
 /**
@@ -97,9 +103,9 @@ export const approvalRoute =
     const id = idOf(req.params);
     await assertRunOwner(context, id, localsOf(res).principal);
     const answer: ApprovalAnswer = { approvalId, choice, ...(reason ? { reason } : {}), by: 'api', requestId: localsOf(res).requestId };
-    const inputs = context.detached.get<RunObject>(id, 'run')?.inputs;
-    const { status, body } = inputs
-      ? fromOutcome(id, approvalId, inputs.answer(answer))
+    const live = context.detached.get<RunObject>(id, 'run');
+    const { status, body } = live?.inputs
+      ? await fromOutcome(context, live, approvalId, live.inputs.answer(answer))
       : await answerElsewhere(context, await currentRun(context, id), answer);
     res.status(status).json(body);
   };
