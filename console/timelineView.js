@@ -99,7 +99,9 @@ export function openTimeline(runId) {
     const run = await call('GET', `/v1/runs/${encodeURIComponent(runId)}`);
     // What this tab kept is shown only once the key signed in now may see the run: it may be another key's.
     for (const event of events) render(event);
-    if (!events.some(({ type }) => TERMINAL.has(type))) setStatus(run.status);
+    // Its end is kept too: the log has nothing after it, and a follower would only be opened again and again.
+    if (events.some(({ type }) => TERMINAL.has(type))) return;
+    setStatus(run.status);
     if (UNFINISHED.has(run.status))
       controls.append(el('button', { type: 'button', class: 'danger', onclick: stop }, 'Stop'), steerForm(runId));
     await followRun(runId, {

@@ -200,6 +200,24 @@ describe('the console in Chromium', () => {
     expect(await page.locator('[data-type="run.completed"]').textContent()).toBe('run.completed 9 tokens');
   });
 
+  it('reloads the timeline of a run that has ended from what the tab kept, without following its events again', async () => {
+    const { gateway } = await start([answer('All done.')]);
+    const id = await createRun(gateway.url, 'Finish');
+    const page = await openConsole(gateway, `#/runs/${id}`);
+    await page.locator('[data-type="run.completed"]').waitFor();
+    let followed = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith(`/v1/runs/${id}/events`)) followed += 1;
+    });
+    await page.reload();
+    await page.locator('[data-type="run.completed"]').waitFor();
+    // The follower would be opened again each second (its reconnect pause) for as long as the view is open.
+    await page.waitForTimeout(2500);
+    expect(followed).toBe(0);
+    expect(await page.locator('.event-text').textContent()).toBe('All done.');
+    expect(await page.locator('h2 .status').textContent()).toBe('completed');
+  });
+
   it('answers an approval and stops a run from its timeline', async () => {
     const note = toolCalls({ id: 'call_1', name: 'note', fragments: ['{"text":"buy milk"}'] });
     const { gateway, upstream } = await start(
