@@ -1,4 +1,4 @@
-import { call } from './api.js';
+import { ApiError, call } from './api.js';
 import { CALL_EVENTS, callRows } from './callRows.js';
 import { el, spinner } from './dom.js';
 import { followRun } from './followRun.js';
@@ -89,8 +89,12 @@ export async function runTurn(container, { model, input }) {
     try {
       const run = await call('POST', `/v1/runs/${encodeURIComponent(runId)}/stop`);
       if (run.status === 'cancelled') finish('stopped', 'stopped');
-    } catch {
+    } catch (error) {
       // It ended first (409): its own last event says how.
+      if (ended || (error instanceof ApiError && error.status === 409)) return;
+      // Any other refusal leaves it running: said, and Stop may be tried again.
+      status.textContent = `could not stop: ${error.message}`;
+      stopButton.disabled = false;
     }
   };
   const stopButton = el('button', { type: 'button', class: 'danger', onclick: stop }, 'Stop');

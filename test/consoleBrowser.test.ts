@@ -88,6 +88,33 @@ describe('the console in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
   });
 
+  it('says so when a Stop fails, and lets it be tried again', async () => {
+    const { gateway, upstream } = await start([{ steps: [frames.role(), frames.text('Once upon'), { stall: true }] }]);
+    const tab = await chromium.open();
+    const { page } = tab;
+    let refused = 0;
+    await page.route('**/v1/runs/*/stop', (route) =>
+      refused++ === 0
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { message: 'the store is unavailable', type: 'server_error', param: null, code: null } }),
+          })
+        : route.continue(),
+    );
+    await page.goto(`${gateway.url}/console#/chat`);
+    await send(page, 'Tell me a long story');
+    await page.locator('.answer-text', { hasText: 'Once upon' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('.turn-status', { hasText: 'could not stop: the store is unavailable' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('.message.assistant[data-state="stopped"]').waitFor();
+    expect((await (await upstream.request(0)).closed).finished).toBe(false);
+    // The refused stop's 503 is the only error the browser logged.
+    expect(tab.errors).toEqual([expect.stringContaining('503')]);
+    await page.close();
+  });
+
   it('shows reasoning folded, a tool row that starts and ends with its duration, usage and time to first token', async () => {
     const calculation = gate();
     const first = toolCalls({ id: 'call_1', name: 'calculator', fragments: ['{"expression":"6*7"}'] });
