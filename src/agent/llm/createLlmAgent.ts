@@ -249,6 +249,8 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   function converse(request: AgentRequest, history: readonly ChatMessage[], iteration: number, run: RunState): Observable<AgentEvent> {
     // The steers a person sent since the last model call join the conversation here, at the boundary.
     const steers = run.steers.take();
+    // No steer comes after the last call the limit allows: the run stops taking them, and says so (409).
+    if (iteration >= maxIterations) run.steers.subscription.unsubscribe();
     // The history as it is when no steer came: a spread copy keeps room for 17 messages more, for the run's life.
     const messages: readonly ChatMessage[] =
       steers.length > 0 ? history.concat(steers.map((input): ChatMessage => ({ role: 'user', content: input }))) : history;
