@@ -145,6 +145,15 @@ describe('TextFrameTemplate', () => {
     expect(chunks).toStrictEqual(frames.map(parsed));
   });
 
+  it('reads no frame cut inside its padding, which is not JSON', () => {
+    const template = new TextFrameTemplate();
+    feed(template, [openai('a', 'ZGF')]);
+
+    expect(template.read(openai('b', 'kJ'))).toBeDefined();
+    expect(template.read(openai('b', 'kJ').replace(/"kJ"}$/, '"}'))).toBeUndefined();
+    expect(template.read(openai('b', 'kJ').replace(/"}$/, '}'))).toBeUndefined();
+  });
+
   it('takes no padding for a field of that name inside the choice, nor for one that is not last', () => {
     const inChoice = (content: string, padding: string) =>
       `{"id":"c","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"obfuscation":${JSON.stringify(padding)}}]}`;

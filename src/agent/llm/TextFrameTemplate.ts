@@ -1,10 +1,9 @@
 import { readUpstreamChunk } from './readUpstreamChunk.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 
-/** The characters that end or escape a JSON string, and the first one JSON allows in one unescaped. */
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const SPACE = 0x20;
+/** A character that ends or escapes a JSON string, or that JSON does not allow in one unescaped. */
+// eslint-disable-next-line no-control-regex -- JSON allows no control character unescaped in a string
+const NOT_VERBATIM = /["\\\u0000-\u001f]/;
 
 /** Learns allowed before any frame was read from a template; past them, one more for every three frames read. */
 const FREE_LEARNS = 3;
@@ -16,14 +15,8 @@ const MAX_TEMPLATE_LENGTH = 4096;
 /** Two texts put in place of the learnt one: only the content token can read as each of them. */
 const PROBES = ['rxgate-template-probe-1', 'rxgate-template-probe-2'] as const;
 
-/** Whether `data` from `start` to `end` is a JSON string's content as it is, with no escape: no slice is made to tell. */
-function isVerbatim(data: string, start = 0, end = data.length): boolean {
-  for (let at = start; at < end; at++) {
-    const code = data.charCodeAt(at);
-    if (code === QUOTE || code === BACKSLASH || code < SPACE) return false;
-  }
-  return true;
-}
+/** Whether `text` is a JSON string's content as it is, with no escape. */
+const isVerbatim = (text: string): boolean => !NOT_VERBATIM.test(text);
 
 /**
  * OpenAI's padding, the last field of every frame: `,"obfuscation":"kJ"}`. Group 1 is the part of
@@ -99,18 +92,27 @@ export class TextFrameTemplate {
 
   /** The frame's chunk when it matches the template, else `undefined` (parse it, then `learn`). */
   read(data: string): UpstreamChunk | undefined {
-    const { prefix, suffix, padded } = this;
+    const { prefix, suffix } = this;
     if (prefix === '' || !data.startsWith(prefix)) return undefined;
-    // The content's closing quote: an escaped quote before it would leave a backslash in the text.
-    const end = data.indexOf('"', prefix.length);
-    if (end < 0 || !data.startsWith(suffix, end)) return undefined;
-    const rest = end + suffix.length;
-    const restEnd = padded ? data.length - PADDING_END.length : data.length;
-    const matched = padded ? rest <= restEnd && data.endsWith(PADDING_END) && isVerbatim(data, rest, restEnd) : rest === restEnd;
-    if (!matched || !isVerbatim(data, prefix.length, end)) return undefined;
+    const end = this.padded ? this.paddedTextEnd(data) : data.length - suffix.length;
+    if (end < prefix.length || (!this.padded && !data.endsWith(suffix))) return undefined;
     const text = data.slice(prefix.length, end);
+    if (!isVerbatim(text)) return undefined;
     this.matches++;
     return textChunk(text.length < SLICE_MIN_LENGTH ? text : detached(text));
+  }
+
+  /**
+   * Where the text of `data` ends, a frame of a padded template: at the first quote after the
+   * prefix (an escaped quote before it would leave a backslash in the text), when the learnt rest
+   * follows it and the padding's value needs no unescaping; else -1.
+   */
+  private paddedTextEnd(data: string): number {
+    const end = data.indexOf('"', this.prefix.length);
+    const paddingStart = end + this.suffix.length;
+    const paddingEnd = data.length - PADDING_END.length;
+    if (end < 0 || paddingStart > paddingEnd || !data.startsWith(this.suffix, end) || !data.endsWith(PADDING_END)) return -1;
+    return isVerbatim(data.slice(paddingStart, paddingEnd)) ? end : -1;
   }
 
   /**
