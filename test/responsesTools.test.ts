@@ -356,6 +356,28 @@ describe('input items and references', () => {
     expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output_text: 'Once upon' });
   });
 
+  it('marks the message a length or content_filter finish cut off incomplete, in its done event, the terminal snapshot and GET', async () => {
+    const cutBy = (reason: 'length' | 'content_filter'): UpstreamScript => ({
+      steps: [frames.role(), frames.text('Once upon'), frames.finish(reason), frames.done()],
+    });
+    const { gateway } = await gateways.start([cutBy('length'), cutBy('content_filter')]);
+    const client = clientFor(gateway.url);
+    for (const [max_output_tokens, reason] of [
+      [2, 'max_output_tokens'],
+      [undefined, 'content_filter'],
+    ] as const) {
+      const stream = client.responses.stream({ model: 'rxgate-agent', input: 'A story', max_output_tokens });
+      const events = await collect(stream);
+      const response = await stream.finalResponse();
+      const cut = { type: 'message', status: 'incomplete', content: [{ type: 'output_text', text: 'Once upon' }] };
+
+      expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason }, output: [cut] });
+      expect(events.find((event) => event.type === 'response.output_item.done')).toMatchObject({ item: cut });
+      expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { output: [cut] } });
+      expect(await client.responses.retrieve(response.id)).toMatchObject({ status: 'incomplete', output: [cut] });
+    }
+  });
+
   it('passes finish_reason content_filter on as an incomplete response with reason content_filter', async () => {
     const filtered: UpstreamScript = { steps: [frames.role(), frames.text('Here is how'), frames.finish('content_filter'), frames.done()] };
     const { gateway } = await gateways.start([filtered, filtered]);

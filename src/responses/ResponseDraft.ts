@@ -131,7 +131,9 @@ export class ResponseDraft {
   /** The clean end: `response.completed`, or `response.incomplete` when the run hit a length limit or the upstream's content filter. */
   complete(): ResponseStreamEvent[] {
     const cutOff = INCOMPLETE_REASONS.get(this.#finishReason);
-    const closing = [...this.#close(), ...this.#closeCalls(cutOff ? 'incomplete' : 'completed')];
+    // The item the cut fell in was cut short with it, as OpenAI marks it; items closed before it are whole.
+    const itemStatus: ItemStatus = cutOff ? 'incomplete' : 'completed';
+    const closing = [...this.#close(itemStatus), ...this.#closeCalls(itemStatus)];
     if (cutOff) {
       return [...closing, this.event('response.incomplete', { response: this.snapshot('incomplete', cutOff) })];
     }
@@ -247,15 +249,15 @@ export class ResponseDraft {
     return { item_id: this.#items[index]!.id, output_index: index, summary_index: 0 };
   }
 
-  /** Closes the open message or reasoning item, if any. */
-  #close(): ResponseStreamEvent[] {
+  /** Closes the open message or reasoning item, if any, with `status`. */
+  #close(status: ItemStatus = 'completed'): ResponseStreamEvent[] {
     const index = this.#open;
     const item = index === undefined ? undefined : this.#items[index];
     if (index === undefined || !item || (item.type !== 'message' && item.type !== 'reasoning')) return [];
     this.#open = undefined;
     if (item.type === 'reasoning') {
       const where = { item_id: item.id, output_index: index, summary_index: 0 };
-      const closed: ReasoningItem = { ...item, status: 'completed' };
+      const closed: ReasoningItem = { ...item, status };
       const part = closed.summary[0] ?? { type: 'summary_text', text: '' };
       this.#items[index] = closed;
       return [
@@ -265,7 +267,7 @@ export class ResponseDraft {
       ];
     }
     const where = { item_id: item.id, output_index: index, content_index: 0 };
-    const message: MessageItem = { ...item, status: 'completed' };
+    const message: MessageItem = { ...item, status };
     const part = message.content[0]!;
     this.#items[index] = message;
     return [
