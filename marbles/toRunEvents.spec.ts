@@ -15,6 +15,8 @@ const EVENTS: Record<string, AgentEvent> = {
   a: { type: 'approval_required', approvalId: 'apr_1', callId: 'c2', name: 'note', arguments: '{"text":"milk"}', expiresAt: 600_000 },
   d: { type: 'approval_resolved', approvalId: 'apr_1', callId: 'c2', name: 'note', choice: 'deny', reason: 'no', by: 'api', requestId: 'req-1', at: 5_999 },
   z: { type: 'steered', input: 'use ink' },
+  n: { type: 'refusal', delta: 'I cannot ' },
+  o: { type: 'refusal', delta: 'help.' },
 };
 
 describe('toRunEvents', () => {
@@ -27,7 +29,18 @@ describe('toRunEvents', () => {
       E: { type: 'reasoning.delta', delta: 'hmm' },
       S: { type: 'tool.started', call_id: 'c1', name: 'calculator', arguments: '{}' },
       C: { type: 'tool.completed', call_id: 'c1', name: 'calculator', error: 'bad expression', duration_ms: 2 },
-      R: { type: 'run.completed', output: 'hihi', usage: { input_tokens: 6, output_tokens: 4, total_tokens: 10 } },
+      R: { type: 'run.completed', output: 'hihi', refusal: null, usage: { input_tokens: 6, output_tokens: 4, total_tokens: 10 } },
+    });
+  }));
+
+  it('emits refusal.delta per refusal delta, and run.completed with the refusal apart from the output', marbles((m) => {
+    const source$ =  m.cold('-n-o|', EVENTS);
+    const expected =        '-N-O(R|)';
+
+    m.expect<unknown>(source$.pipe(toRunEvents())).toBeObservable(expected, {
+      N: { type: 'refusal.delta', delta: 'I cannot ' },
+      O: { type: 'refusal.delta', delta: 'help.' },
+      R: { type: 'run.completed', output: '', refusal: 'I cannot help.', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } },
     });
   }));
 
@@ -38,7 +51,7 @@ describe('toRunEvents', () => {
     m.expect<unknown>(source$.pipe(toRunEvents())).toBeObservable(expected, {
       P: { type: 'tool.progress', call_id: 'c1', name: 'files__copy', progress: 2, total: 4, message: 'half way' },
       Q: { type: 'tool.progress', call_id: 'c1', name: 'files__copy', progress: 3 },
-      R: { type: 'run.completed', output: '', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } },
+      R: { type: 'run.completed', output: '', refusal: null, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } },
     });
   }));
 
@@ -60,7 +73,7 @@ describe('toRunEvents', () => {
       A: { type: 'approval.required', approval_id: 'apr_1', call_id: 'c2', tool: 'note', arguments: '{"text":"milk"}', expires_at: 600 },
       D: { type: 'approval.resolved', approval_id: 'apr_1', call_id: 'c2', tool: 'note', choice: 'deny', reason: 'no', resolved_by: 'api', request_id: 'req-1', resolved_at: 5 },
       Z: { type: 'run.steered', input: 'use ink' },
-      R: { type: 'run.completed', output: '', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } },
+      R: { type: 'run.completed', output: '', refusal: null, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } },
     });
   }));
 });

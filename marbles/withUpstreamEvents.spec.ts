@@ -8,7 +8,7 @@ import { marbles } from './support/marbles.js';
 const EVENTS: Record<string, RunEvent> = {
   a: { type: 'message.delta', delta: 'one' },
   b: { type: 'message.delta', delta: 'two' },
-  c: { type: 'run.completed', output: 'onetwo', usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } },
+  c: { type: 'run.completed', output: 'onetwo', refusal: null, usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } },
 };
 const attempt = (upstream: string, model: string): AttemptInfo => ({ requested: 'smart', route: 'smart', upstream, model, attempt: 1, waitedMs: 0 });
 

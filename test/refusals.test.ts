@@ -3,6 +3,8 @@ import { zodResponseFormat, zodTextFormat } from 'openai/helpers/zod';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { followRun } from './support/followRun.js';
+import { createRun, post } from './support/runsClient.js';
 import { answer, frames, type UpstreamScript, type UpstreamStep } from './support/scriptedUpstream.js';
 import { useLlmGateway } from './support/startLlmGateway.js';
 
@@ -98,5 +100,28 @@ describe('a refusal of the model', () => {
     expect(events.find((event) => event.type === 'response.content_part.added')).toMatchObject({ part: { type: 'refusal', refusal: '' } });
     // The follow-up's model reads what it said: the refusal, not an empty answer.
     expect((upstream.requests[2]!.body.messages as unknown[]).at(-2)).toEqual({ role: 'assistant', content: REFUSAL });
+  });
+
+  it('is the refusal of a run, streamed as refusal.delta events, apart from its empty output, and carried into its conversation', async () => {
+    const { gateway } = await gateways.start([refused(), answer('Fine.')]);
+    const conversation = ((await (await post(`${gateway.url}/v1/conversations`, {})).json()) as { id: string }).id;
+    const start = await post(`${gateway.url}/v1/runs`, { input: 'A recipe for trouble', conversation });
+    const runId = ((await start.json()) as { run_id: string }).run_id;
+    const events = await (await followRun(gateway.url, runId)).rest();
+    const run = await (await fetch(`${gateway.url}/v1/runs/${runId}`)).json();
+
+    expect(events.filter((event) => event.event === 'refusal.delta').map((event) => JSON.parse(event.data) as unknown)).toEqual([
+      { type: 'refusal.delta', delta: "I'm sorry, " },
+      { type: 'refusal.delta', delta: 'I cannot help with that.' },
+    ]);
+    expect(events.some((event) => event.event === 'message.delta')).toBe(false);
+    expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ type: 'run.completed', output: '', refusal: REFUSAL });
+    expect(run).toMatchObject({ status: 'completed', output: '', refusal: REFUSAL });
+    // A run that did not refuse says so with null.
+    await (await followRun(gateway.url, await createRun(gateway.url))).rest();
+    const runs = await (await fetch(`${gateway.url}/v1/runs?limit=1`)).json();
+    expect(runs).toMatchObject({ data: [{ output: 'Fine.', refusal: null }] });
+    const items = (await (await fetch(`${gateway.url}/v1/conversations/${conversation}/items?order=asc`)).json()) as { data: unknown[] };
+    expect(items.data.at(-1)).toMatchObject({ role: 'assistant', content: [{ text: REFUSAL }] });
   });
 });

@@ -20,7 +20,7 @@ export async function currentRun(context: RunsContext, id: string): Promise<RunO
   if (!run) throw runNotFound(id);
   if (!isUnfinished(run)) return shownRun(run);
   const stopping = await context.detached.coordinator.stopRequested(id);
-  const shown = shownRun({ ...run, output: await storedOutput(context.store.events, id) });
+  const shown = shownRun({ ...run, ...(await storedOutput(context.store.events, id)) });
   return stopping ? { ...shown, status: 'stopping' } : shown;
 }
 

@@ -14,8 +14,8 @@ export async function recoverRuns(store: Store, now = Date.now()): Promise<numbe
   const runs = await store.runs.unfinished<RunObject>();
   const error = toRunError(new InterruptedError(INTERRUPTED_BY_CRASH, 'interrupted'));
   for (const run of runs) {
-    const output = await storedOutput(store.events, run.id);
-    const failed: RunObject = { ...run, status: 'failed', completed_at: Math.floor(now / 1000), output, error };
+    const kept = await storedOutput(store.events, run.id);
+    const failed: RunObject = { ...run, status: 'failed', completed_at: Math.floor(now / 1000), ...kept, error };
     await store.runs.save(failed);
     await store.events.appendLast(run.id, () => ({ type: 'run.failed', data: JSON.stringify({ type: 'run.failed', error }) }));
   }

@@ -16,6 +16,8 @@ export interface RunError {
 /** What `GET /v1/runs/{id}/events` streams; the SSE event name is the `type`. */
 export type RunEvent =
   | { readonly type: 'message.delta'; readonly delta: string }
+  /** The model declining to answer, apart from the answer (in `refusal`, not `output`). */
+  | { readonly type: 'refusal.delta'; readonly delta: string }
   /** The model's reasoning, apart from the answer (not in `output`). */
   | { readonly type: 'reasoning.delta'; readonly delta: string }
   | { readonly type: 'tool.started'; readonly call_id: string; readonly name: string; readonly arguments: string }
@@ -61,7 +63,7 @@ export type RunEvent =
   | { readonly type: 'run.steered'; readonly input: string }
   /** Before the first content of each model call: the upstream that answered it, the model it knows it by, and the route (the run's model, or a fallback of it). */
   | { readonly type: 'run.upstream'; readonly upstream: string; readonly model: string; readonly route: string }
-  | { readonly type: 'run.completed'; readonly output: string; readonly usage: RunUsage }
+  | { readonly type: 'run.completed'; readonly output: string; readonly refusal: string | null; readonly usage: RunUsage }
   | { readonly type: 'run.failed'; readonly error: RunError }
   | { readonly type: 'run.cancelled'; readonly reason: string };
 

@@ -24,6 +24,8 @@ export interface RunObject {
   readonly started_at: number | null;
   readonly completed_at: number | null;
   readonly output: string;
+  /** What the model said declining to answer, apart from `output`; null if it did not. */
+  readonly refusal: string | null;
   readonly usage: RunUsage | null;
   readonly error: RunError | null;
   /** The calls waiting for approval while it runs; empty once it has ended. */

@@ -68,6 +68,7 @@ export async function startRun(
     started_at: null,
     completed_at: null,
     output: '',
+    refusal: null,
     usage: null,
     error: null,
     pending_approvals: [],
@@ -78,9 +79,11 @@ export async function startRun(
   // The output so far is kept as a string and put into the run only when it is shown or saved:
   // a delta must not copy the whole run object.
   let output = '';
+  let refusal: string | null = null;
   const stored = (): RunObject => ({
     ...run,
     output,
+    refusal,
     pending_approvals: run.status === 'running' ? inputs.pending.map(toPendingApproval) : [],
   });
   const update = (patch: Partial<RunObject>) => {
@@ -89,8 +92,10 @@ export async function startRun(
   };
   const follow = (event: RunEvent) => {
     if (event.type === 'message.delta') output += event.delta;
+    else if (event.type === 'refusal.delta') refusal = (refusal ?? '') + event.delta;
     else if (event.type === 'run.completed') {
       output = event.output;
+      refusal = event.refusal;
       update({ status: 'completed', usage: event.usage, completed_at: now() });
     } else if (event.type === 'run.failed') update({ status: 'failed', error: event.error, completed_at: now() });
     // Another instance reads which approvals wait from the stored run; the log stays the truth if this save fails.
@@ -103,11 +108,13 @@ export async function startRun(
     return toLoggedEvent(traced, seq);
   };
   const messages = [...request.system, ...(conversation?.history ?? []), ...request.input];
-  // Its input and answer join the conversation before `run.completed` is logged, as a response's do before its terminal event.
+  // Its input and answer (a refusal included, as a response's) join the conversation before `run.completed` is logged, as a response's do before its terminal event.
   const appendCompleted = conversation
     ? concatMap(async (event: RunEvent) => {
         if (event.type === 'run.completed') {
-          await conversation.append(toConversationItems([...request.input, { role: 'assistant', content: event.output }]));
+          await conversation.append(
+            toConversationItems([...request.input, { role: 'assistant', content: event.output + (event.refusal ?? '') }]),
+          );
         }
         return event;
       })

@@ -6,9 +6,9 @@ import { toRunError } from './runError.js';
 import { toRunUsage, type RunEvent } from './runEvent.js';
 
 /**
- * Encodes agent events as run events: `message.delta` per text delta, `reasoning.delta` per
+ * Encodes agent events as run events: `message.delta` per text delta, `refusal.delta` per refusal delta, `reasoning.delta` per
  * reasoning delta, `tool.started` and `tool.completed` per tool call (and `tool.progress` as an MCP tool reports it), `approval.required` and
- * `approval.resolved` per call that waits for a person, `run.steered` per steer taken, then `run.completed` with the whole output and summed usage, or
+ * `approval.resolved` per call that waits for a person, `run.steered` per steer taken, then `run.completed` with the whole output (and refusal) and summed usage, or
  * `run.failed` with the error (the stream then completes). Usage events leave no event of their
  * own.
  *
@@ -21,6 +21,7 @@ export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
   return (events$) =>
     defer(() => {
       let output = '';
+      let refusal: string | null = null;
       let usage = ZERO_USAGE;
       // One event makes at most one run event: map and filter, no inner Observable per delta.
       function encode(event: AgentEvent): RunEvent | undefined {
@@ -29,6 +30,10 @@ export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
             if (event.delta === '') return undefined;
             output += event.delta;
             return { type: 'message.delta', delta: event.delta };
+          case 'refusal':
+            if (event.delta === '') return undefined;
+            refusal = (refusal ?? '') + event.delta;
+            return { type: 'refusal.delta', delta: event.delta };
           case 'reasoning':
             return event.delta === '' ? undefined : { type: 'reasoning.delta', delta: event.delta };
           case 'tool_start':
@@ -73,7 +78,7 @@ export function toRunEvents(): OperatorFunction<AgentEvent, RunEvent> {
           map(encode),
           filter((event) => event !== undefined),
         ),
-        defer(() => of<RunEvent>({ type: 'run.completed', output, usage: toRunUsage(usage) })),
+        defer(() => of<RunEvent>({ type: 'run.completed', output, refusal, usage: toRunUsage(usage) })),
       ).pipe(
         catchError((error: unknown) => {
           return of<RunEvent>({ type: 'run.failed', error: toRunError(error) });
