@@ -35,9 +35,12 @@ export function openTimeline(runId) {
   const controls = el('div', { class: 'turn-controls' });
   const error = el('p', { class: 'error', role: 'alert', hidden: true });
   const calls = callRows(runId, list);
+  const waiting = new Set();
   let text;
+  let shown;
 
   const setStatus = (status) => {
+    shown = status;
     badge.textContent = status;
     badge.className = `status status-${status}`;
     if (!UNFINISHED.has(status)) {
@@ -50,6 +53,11 @@ export function openTimeline(runId) {
   const render = (event) => {
     const { seq, type, data } = event;
     if (type !== 'message.delta' && type !== 'reasoning.delta') text = undefined;
+    if (type === 'approval.required') waiting.add(data.approval_id);
+    if (type === 'approval.resolved') waiting.delete(data.approval_id);
+    // As the server shows it: running, and waiting_for_approval while a call waits for a person.
+    if ((shown === 'running' || shown === 'waiting_for_approval') && type.startsWith('approval.'))
+      setStatus(waiting.size > 0 ? 'waiting_for_approval' : 'running');
     if (CALL_EVENTS.has(type)) {
       // A call's first event is its row; the later ones change that row and get a line of their own.
       const added = calls.apply(event);

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/http/createApp.js';
 import { useChromium, type ConsolePage } from './support/browser.js';
+import { followRun } from './support/followRun.js';
 import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
 import { createRun, post } from './support/runsClient.js';
 import { as, keyOf, teamKeys } from './support/teamKeys.js';
@@ -245,21 +246,28 @@ describe('the console in Chromium', () => {
     expect(await page.locator('h2 .status').textContent()).toBe('completed');
   });
 
-  it('answers an approval and stops a run from its timeline', async () => {
+  it('answers an approval and stops a run from its timeline, its status following', async () => {
     const note = toolCalls({ id: 'call_1', name: 'note', fragments: ['{"text":"buy milk"}'] });
     const { gateway, upstream } = await start(
       [note, { steps: [frames.role(), frames.text('Noted, and'), { stall: true }] }],
       NOTE_NEEDS_APPROVAL,
     );
     const id = await createRun(gateway.url, 'Please note: buy milk');
+    const events = await followRun(gateway.url, id);
+    await events.until('approval.required');
+    events.leave();
     const page = await openConsole(gateway, `#/runs/${id}`);
+    const status = page.locator('h2 .status');
+    await page.getByRole('button', { name: 'Always' }).waitFor();
+    expect(await status.textContent()).toBe('waiting_for_approval');
     await page.getByRole('button', { name: 'Always' }).click();
     await page.locator('[data-type="approval.resolved"]', { hasText: 'note: always' }).waitFor();
     await page.locator('.tool[data-state="done"]', { hasText: 'note' }).waitFor();
     await page.locator('.event-text', { hasText: 'Noted, and' }).waitFor();
+    expect(await status.textContent()).toBe('running');
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('[data-type="run.cancelled"]').waitFor();
-    expect(await page.locator('h2 .status').textContent()).toBe('cancelled');
+    expect(await status.textContent()).toBe('cancelled');
     expect((await (await upstream.request(1)).closed).finished).toBe(false);
     expect(await page.locator('.spinner').count()).toBe(0);
   });
