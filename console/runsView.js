@@ -24,6 +24,8 @@ export function createRunsView() {
   const rows = new Map();
   let lastId;
   let timer;
+  // A page asked for before the filter last changed is of another filter, and dropped.
+  let filterChanges = 0;
 
   const cells = (run) => [
     el('td', {}, el('a', { href: `#/runs/${run.id}` }, run.id)),
@@ -46,8 +48,10 @@ export function createRunsView() {
     return call('GET', `/v1/runs?${params}`);
   };
   const refresh = async () => {
+    const changes = filterChanges;
     try {
       const page = await query();
+      if (changes !== filterChanges) return;
       // Newest first: the new ones go on top in their order.
       let anchor = body.firstChild;
       for (const run of page.data) {
@@ -60,16 +64,19 @@ export function createRunsView() {
       }
       status.textContent = rows.size === 0 ? 'No runs yet.' : '';
     } catch (error) {
-      status.textContent = `Could not list the runs: ${error.message}`;
+      if (changes === filterChanges) status.textContent = `Could not list the runs: ${error.message}`;
     }
   };
   const loadMore = async () => {
+    const changes = filterChanges;
     const page = await query(lastId);
+    if (changes !== filterChanges) return;
     for (const run of page.data) upsert(run, (row) => body.append(row));
     lastId = page.last_id ?? lastId;
     more.hidden = !page.has_more;
   };
   const reset = () => {
+    filterChanges += 1;
     rows.clear();
     body.replaceChildren();
     lastId = undefined;

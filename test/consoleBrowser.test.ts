@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/http/createApp.js';
 import { useChromium, type ConsolePage } from './support/browser.js';
@@ -190,6 +190,44 @@ describe('the console in Chromium', () => {
     await post(`${gateway.url}/v1/runs/${id}/stop`);
     await row.locator('.status', { hasText: 'cancelled' }).waitFor();
     expect(await row.locator('td').allTextContents()).toEqual([id, 'cancelled', 'rxgate-agent', expect.stringMatching(/^\d+ s$/), '—']);
+  });
+
+  it('drops a list of runs that answers after the status filter changed: no row of the old filter joins the new one', async () => {
+    const { gateway } = await start([answer('Done.'), { steps: [frames.role(), frames.text('Working'), { stall: true }] }]);
+    const done = await createRun(gateway.url, 'Finish');
+    await (await followRun(gateway.url, done)).until('run.completed');
+    const working = await createRun(gateway.url, 'Work');
+    const events = await followRun(gateway.url, working);
+    await events.until('message.delta');
+    events.leave();
+    const tab = await chromium.open();
+    opened.push(tab);
+    const { page } = tab;
+    // The first list of each filter is held until the test lets it go.
+    const firsts = new Map<string, (route: Route) => void>();
+    const held = (status: string) => new Promise<Route>((resolve) => firsts.set(status, resolve));
+    const [all, completed] = [held(''), held('completed')];
+    await page.route(
+      (url) => url.pathname === '/v1/runs',
+      async (route) => {
+        const status = new URL(route.request().url()).searchParams.get('status') ?? '';
+        const hold = firsts.get(status);
+        firsts.delete(status);
+        if (hold) hold(route);
+        else await route.continue();
+      },
+    );
+    await page.goto(`${gateway.url}/console#/runs`);
+    const stale = await all;
+    await page.getByLabel('Status').selectOption('completed');
+    const fresh = await completed;
+    // The list of every run answers once the filter has changed, before the list of the completed ones.
+    const staleFinished = page.waitForEvent('requestfinished', (request) => request === stale.request());
+    await stale.continue();
+    await staleFinished;
+    await fresh.continue();
+    await page.locator(`tr[data-run-id="${done}"]`).waitFor();
+    expect(await page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')))).toEqual([done]);
   });
 
   it('follows a run live, and after a reload resumes its timeline with Last-Event-ID, without gaps or duplicates', async () => {
