@@ -1,7 +1,7 @@
 import { ApiError, call } from './api.js';
 import { CALL_EVENTS, callRows } from './callRows.js';
 import { el, spinner } from './dom.js';
-import { followRun } from './followRun.js';
+import { couldNotFollow, followRun } from './followRun.js';
 import { steerForm } from './steerForm.js';
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -106,7 +106,14 @@ export async function runTurn(container, { model, input }) {
     status.textContent = 'working';
     head.append(' ', el('a', { href: `#/runs/${runId}` }, 'timeline'));
     controls.append(stopButton, steerForm(runId));
-    await followRun(runId, { signal: controller.signal, onEvent: apply });
+    await followRun(runId, {
+      signal: controller.signal,
+      onEvent: apply,
+      onFailure: (failure) => {
+        if (failure) status.textContent = couldNotFollow(failure);
+        else status.textContent = firstTokenAt === undefined ? 'working' : 'answering';
+      },
+    });
   } catch (error) {
     finish('failed', `failed: ${error.message}`);
   }

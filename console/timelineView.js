@@ -1,7 +1,7 @@
 import { call } from './api.js';
 import { CALL_EVENTS, callRows } from './callRows.js';
 import { el } from './dom.js';
-import { followRun, TERMINAL } from './followRun.js';
+import { couldNotFollow, followRun, TERMINAL } from './followRun.js';
 import { steerForm } from './steerForm.js';
 
 const UNFINISHED = new Set(['queued', 'running', 'waiting_for_approval', 'stopping']);
@@ -115,6 +115,10 @@ export function openTimeline(runId) {
     await followRun(runId, {
       after: events.at(-1)?.seq,
       signal: controller.signal,
+      onFailure: (failure) => {
+        error.hidden = failure === undefined;
+        error.textContent = failure === undefined ? '' : couldNotFollow(failure);
+      },
       onEvent: (event) => {
         events.push(event);
         sessionStorage.setItem(SAVED, JSON.stringify({ runId, events }));

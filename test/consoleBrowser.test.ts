@@ -266,6 +266,40 @@ describe('the console in Chromium', () => {
     expect(await page.locator('[data-type="run.completed"]').textContent()).toBe('run.completed 9 tokens');
   });
 
+  it('says so while the server fails to give a run its events, and follows it again once it recovers, in the timeline and in the chat', async () => {
+    const { gateway } = await start([answer('All done.'), answer('Hello.')]);
+    const tab = await chromium.open();
+    const { page } = tab;
+    let failing = true;
+    await page.route('**/v1/runs/*/events', (route) =>
+      failing
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { message: 'the store is unavailable', type: 'server_error', param: null, code: null } }),
+          })
+        : route.continue(),
+    );
+    const id = await createRun(gateway.url, 'Finish');
+    await page.goto(`${gateway.url}/console#/runs/${id}`);
+    const alert = page.getByRole('alert');
+    await alert.filter({ hasText: "could not read the run's events: the store is unavailable; trying again" }).waitFor();
+    failing = false;
+    await page.locator('[data-type="run.completed"]').waitFor();
+    expect(await alert.isHidden()).toBe(true);
+
+    failing = true;
+    await page.goto(`${gateway.url}/console#/chat`);
+    await send(page, 'Hi');
+    await page.locator('.turn-status', { hasText: "could not read the run's events: the store is unavailable; trying again" }).waitFor();
+    failing = false;
+    await page.locator('.message.assistant[data-state="completed"]').waitFor();
+    expect(await page.locator('.answer-text').textContent()).toBe('Hello.');
+    // The refused event streams' 503s are the only errors the browser logged.
+    expect(tab.errors).toEqual(tab.errors.map(() => expect.stringContaining('503')));
+    await page.close();
+  });
+
   it('reloads the timeline of a run that has ended from what the tab kept, without following its events again', async () => {
     const { gateway } = await start([answer('All done.')]);
     const id = await createRun(gateway.url, 'Finish');
