@@ -34,6 +34,8 @@ export function approvalPrompt(runId, { approval_id: approvalId, tool, arguments
     for (const button of buttons.querySelectorAll('button')) button.disabled = true;
     try {
       const answered = await call('POST', `/v1/runs/${encodeURIComponent(runId)}/approval`, { approval_id: approvalId, choice });
+      // The run's approval.resolved came first, and said it all.
+      if (settled) return;
       // With several instances the answer may be only sent (202); the run's approval.resolved event says the rest.
       if (answered.choice) resolved(answered);
       else message.textContent = 'answer sent';

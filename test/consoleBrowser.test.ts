@@ -4,7 +4,7 @@ import type { AppConfig } from '../src/http/createApp.js';
 import { useChromium, type ConsolePage } from './support/browser.js';
 import { followRun } from './support/followRun.js';
 import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
-import { createRun, post } from './support/runsClient.js';
+import { answerApproval, createRun, post } from './support/runsClient.js';
 import { as, keyOf, teamKeys } from './support/teamKeys.js';
 import { screenshot } from './support/screenshot.js';
 import { answer, frames, toolCalls, type UpstreamScript, type UpstreamStep } from './support/scriptedUpstream.js';
@@ -342,6 +342,43 @@ describe('the console in Chromium', () => {
     expect(await status.textContent()).toBe('cancelled');
     expect((await (await upstream.request(1)).closed).finished).toBe(false);
     expect(await page.locator('.spinner').count()).toBe(0);
+  });
+
+  it('keeps what the run said of an approval when the reply to the click comes after it and says less', async () => {
+    const note = toolCalls({ id: 'call_1', name: 'note', fragments: ['{"text":"buy milk"}'] });
+    const { gateway } = await start([note, answer('Noted.')], NOTE_NEEDS_APPROVAL);
+    const id = await createRun(gateway.url, 'Please note: buy milk');
+    const tab = await chromium.open();
+    opened.push(tab);
+    const { page } = tab;
+    // approvalReplyRead resolves once the page has read the reply to the click and run what follows it.
+    await page.addInitScript(() => {
+      const json = Response.prototype.json;
+      let read!: () => void;
+      Object.assign(globalThis, { approvalReplyRead: new Promise<void>((resolve) => (read = resolve)) });
+      Object.defineProperty(Response.prototype, 'json', {
+        value(this: Response) {
+          const body = json.call(this) as Promise<unknown>;
+          if (this.url.endsWith('/approval')) void body.finally(() => setTimeout(read));
+          return body;
+        },
+      });
+    });
+    // The reply comes after the run's approval.resolved, as the 202 of an answer handed to another instance.
+    await page.route('**/v1/runs/*/approval', async (route) => {
+      const { approval_id: approvalId } = route.request().postDataJSON() as { approval_id: string };
+      expect((await answerApproval(gateway.url, id, { approval_id: approvalId, choice: 'once' })).status).toBe(200);
+      await page.locator('.approval[data-state="once"]').waitFor();
+      await route.fulfill({
+        status: 202,
+        contentType: 'application/json',
+        body: JSON.stringify({ object: 'run.approval', run_id: id, approval_id: approvalId, status: 'sent' }),
+      });
+    });
+    await page.goto(`${gateway.url}/console#/runs/${id}`);
+    await page.getByRole('button', { name: 'Approve once' }).click();
+    await page.evaluate(() => (globalThis as unknown as { approvalReplyRead: Promise<void> }).approvalReplyRead);
+    expect(await page.locator('.approval .approval-status').textContent()).toBe('approved once');
   });
 
   it('takes the answer buttons off an approval whose run ended unanswered, in the chat and in the timeline', async () => {
