@@ -180,17 +180,30 @@ describe('a run whose tool call needs approval', () => {
     });
   });
 
-  it('denies a call nobody answered within RXGATE_APPROVAL_TIMEOUT_MS, with a reason that says it timed out', async () => {
-    const url = await start([noteCall('call_1'), answer('Nobody answered.')], { approvalTimeoutMs: 200 });
+  it('denies a call nobody answered within RXGATE_APPROVAL_TIMEOUT_MS, with a reason that says it timed out, and a late answer is told so', async () => {
+    let goOn!: () => void;
+    const held = new Promise<void>((resolve) => (goOn = resolve));
+    const url = await start([noteCall('call_1'), { steps: [{ waitFor: held }, ...answer('Nobody answered.').steps!] }], {
+      approvalTimeoutMs: 200,
+    });
     const runId = await createRun(url, 'note that we need milk');
     const events = await followRun(url, runId);
 
-    const resolved = await events.until('approval.resolved');
+    const resolved = await events.until<Required>('approval.resolved');
     expect(resolved).toMatchObject({
       choice: 'deny',
       resolved_by: 'timeout',
       reason: 'timed out: nobody answered within 200 ms (RXGATE_APPROVAL_TIMEOUT_MS)',
     });
+    const late = await answerApproval(url, runId, { approval_id: resolved.approval_id, choice: 'once' });
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({
+      error: {
+        code: 'approval_already_resolved',
+        message: `rxgate: approval '${resolved.approval_id}' has already been resolved (deny, by timeout); each approval is answered once`,
+      },
+    });
+    goOn();
     await events.rest();
     expect(await lastMessageOf(1)).toMatchObject({
       role: 'tool',

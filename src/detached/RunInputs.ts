@@ -5,7 +5,10 @@ import type { RunInput } from '../store/Coordinator.js';
 
 /** What answering an approval came to. */
 export type AnswerOutcome =
-  { readonly resolved: AgentEventOf<'approval_resolved'> } | { readonly refused: 'unknown' | 'already_resolved' | 'run_ended' };
+  | { readonly resolved: AgentEventOf<'approval_resolved'> }
+  | { readonly refused: 'already_resolved'; readonly earlier: AgentEventOf<'approval_resolved'> }
+  | { readonly refused: 'unknown' }
+  | { readonly refused: 'run_ended' };
 
 /**
  * What people send into one run while it goes on: answers to its approvals and steers, as streams
@@ -55,7 +58,8 @@ export class RunInputs {
 
   /** Hands `answer` to the call that waits for it; the run resolves it in the same turn. Refused once the run is over. */
   answer(answer: ApprovalAnswer): AnswerOutcome {
-    if (this.#resolved.has(answer.approvalId)) return { refused: 'already_resolved' };
+    const earlier = this.#resolved.get(answer.approvalId);
+    if (earlier) return { refused: 'already_resolved', earlier };
     // Its calls still wait in `pending`, but nothing listens for their answers any more.
     if (this.#closed) return { refused: 'run_ended' };
     if (!this.#pending.has(answer.approvalId)) return { refused: 'unknown' };

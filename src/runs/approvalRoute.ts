@@ -87,7 +87,9 @@ async function fromOutcome(context: RunsContext, run: DetachedRun<RunObject>, ap
     await run.ended;
     throw runNotRunning(await currentRun(context, run.id), 'its approvals can no longer be answered');
   }
-  throw outcome.refused === 'unknown' ? approvalNotFound(run.id, approvalId) : alreadyResolved(approvalId);
+  throw outcome.refused === 'unknown'
+    ? approvalNotFound(run.id, approvalId)
+    : alreadyResolved(approvalId, toApprovalResolved(outcome.earlier));
 }
 
 /**
