@@ -19,7 +19,7 @@ describe('RunInputs', () => {
 
     expect(inputs.answer(ONCE)).toEqual({ resolved: RESOLVED });
     expect(inputs.pending).toEqual([]);
-    expect(inputs.answer(ONCE)).toEqual({ refused: 'already_resolved' });
+    expect(inputs.answer(ONCE)).toEqual({ refused: 'already_resolved', earlier: RESOLVED });
     expect(inputs.answer({ ...ONCE, approvalId: 'apr_nope' })).toEqual({ refused: 'unknown' });
   });
 

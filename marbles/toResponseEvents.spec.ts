@@ -174,7 +174,7 @@ describe('toResponseEvents', () => {
       ...opening,
       G: at(5, 'response.output_text.done', { ...where, text: 'hi', logprobs: [] }),
       H: at(6, 'response.content_part.done', { ...where, part: part('hi') }),
-      I: at(7, 'response.output_item.done', { output_index: 0, item: expect.objectContaining({ status: 'completed' }) }),
+      I: at(7, 'response.output_item.done', { output_index: 0, item: expect.objectContaining({ status: 'incomplete' }) }),
       J: at(8, 'response.incomplete', { response: response('incomplete', { incomplete_details: { reason: 'max_output_tokens' } }) }),
     });
   }));
