@@ -31,34 +31,38 @@ export interface ChatCompletion {
   readonly usage: ChatUsage;
 }
 
+/** What a run has said so far: one per subscription (made in `defer`), so it is filled in place, not copied per delta. */
 interface Answer {
-  readonly content: string;
-  readonly reasoning: string;
-  readonly refusal: string;
-  readonly toolCallDeltas: readonly AgentEventOf<'tool_call_delta'>[];
-  readonly usage: Usage;
-  readonly finishReason: FinishReason | undefined;
+  content: string;
+  reasoning: string;
+  refusal: string;
+  readonly toolCallDeltas: AgentEventOf<'tool_call_delta'>[];
+  usage: Usage;
+  finishReason: FinishReason | undefined;
 }
 
 function accumulate(answer: Answer, event: AgentEvent): Answer {
   switch (event.type) {
     case 'text':
-      return { ...answer, content: answer.content + event.delta };
+      answer.content += event.delta;
+      break;
     case 'reasoning':
-      return { ...answer, reasoning: answer.reasoning + event.delta };
+      answer.reasoning += event.delta;
+      break;
     case 'refusal':
-      return { ...answer, refusal: answer.refusal + event.delta };
+      answer.refusal += event.delta;
+      break;
     case 'tool_call_delta':
-      // Appended in place: each subscription has its own accumulator, and a copy per fragment would be quadratic.
-      (answer.toolCallDeltas as AgentEventOf<'tool_call_delta'>[]).push(event);
-      return answer;
+      answer.toolCallDeltas.push(event);
+      break;
     case 'usage':
-      return { ...answer, usage: sumUsage(answer.usage, event.usage) };
+      answer.usage = sumUsage(answer.usage, event.usage);
+      break;
     case 'finish':
-      return { ...answer, finishReason: answer.finishReason ?? event.reason };
-    default:
-      return answer;
+      answer.finishReason ??= event.reason;
+      break;
   }
+  return answer;
 }
 
 function toMessage({ content, reasoning, refusal, toolCallDeltas }: Answer): ChatCompletion['choices'][0]['message'] {
@@ -85,14 +89,14 @@ export function toChatCompletion(meta: ChatCompletionMeta): OperatorFunction<Age
   return (events$) =>
     defer(() =>
       events$.pipe(
-        reduce(accumulate, {
+        reduce<AgentEvent, Answer>(accumulate, {
           content: '',
           reasoning: '',
           refusal: '',
           toolCallDeltas: [],
           usage: ZERO_USAGE,
           finishReason: undefined,
-        } as Answer),
+        }),
         map((answer) => ({
           id: meta.id,
           object: 'chat.completion' as const,
