@@ -9,22 +9,8 @@ import { useLlmGateway } from './support/startLlmGateway.js';
 const gateways = useLlmGateway();
 const clientFor = (url: string) => new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 });
 
-const detailedUsage = (cached: number, reasoning: number) => ({
-  chunk: {
-    id: 'chatcmpl-up',
-    object: 'chat.completion.chunk',
-    created: 1,
-    model: 'up',
-    choices: [],
-    usage: {
-      prompt_tokens: 20,
-      completion_tokens: 10,
-      total_tokens: 30,
-      prompt_tokens_details: { cached_tokens: cached },
-      completion_tokens_details: { reasoning_tokens: reasoning },
-    },
-  },
-});
+const detailedUsage = (cached: number, reasoning: number) =>
+  frames.usage(20, 10, { prompt_tokens_details: { cached_tokens: cached }, completion_tokens_details: { reasoning_tokens: reasoning } });
 const answered = (): UpstreamScript => ({
   steps: [frames.role(), frames.reasoning('Hm.'), frames.text('Hi'), frames.finish('stop'), detailedUsage(16, 7), frames.done()],
 });

@@ -68,14 +68,15 @@ export const frames = {
     chunk: chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }),
   }),
   finish: (reason: string): UpstreamStep => ({ chunk: { ...chunk({}), choices: [{ index: 0, delta: {}, finish_reason: reason }] } }),
-  usage: (prompt: number, completion: number): UpstreamStep => ({
+  /** The usage chunk; `details` are more fields of its `usage` (`prompt_tokens_details`, say). */
+  usage: (prompt: number, completion: number, details: Record<string, unknown> = {}): UpstreamStep => ({
     chunk: {
       id: 'chatcmpl-up',
       object: 'chat.completion.chunk',
       created: 1,
       model: 'up',
       choices: [],
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, ...details },
     },
   }),
   done: (): UpstreamStep => ({ data: '[DONE]' }),
