@@ -187,7 +187,7 @@ export class ResponseDraft {
     const events = this.#openPart()?.type === 'output_text' ? [] : [...this.#close(), ...this.#openMessage('output_text')];
     const index = this.#open!;
     const message = this.#items[index] as MessageItem;
-    const text = (this.#openPart() as OutputTextPart).text + delta;
+    const text = (message.content[0] as OutputTextPart).text + delta;
     this.#items[index] = { ...message, content: [{ type: 'output_text', text, annotations: [] }] };
     events.push(this.event('response.output_text.delta', { ...this.#where(), delta, logprobs: [] }));
     return events;
@@ -198,7 +198,7 @@ export class ResponseDraft {
     const events = this.#openPart()?.type === 'refusal' ? [] : [...this.#close(), ...this.#openMessage('refusal')];
     const index = this.#open!;
     const message = this.#items[index] as MessageItem;
-    const refusal = (this.#openPart() as RefusalPart).refusal + delta;
+    const refusal = (message.content[0] as RefusalPart).refusal + delta;
     this.#items[index] = { ...message, content: [{ type: 'refusal', refusal }] };
     events.push(this.event('response.refusal.delta', { ...this.#where(), delta }));
     return events;
