@@ -20,9 +20,8 @@ export type OwnerKey = (owner: string) => Principal | undefined;
 /** One of the `maxStreams` slots of a job's owner's key, for its run, or undefined when all are taken. */
 export type OwnerSlot = (owner: Principal) => Promise<ReleaseSlot | undefined>;
 
-/** Why a fire of `job` may not run as `principal`, its owner now, if it may not: a key revoked or expired, a model its policy no longer allows. */
-function refusedByOwner(context: RunsContext, job: StoredJob, principal: Principal | undefined): string | undefined {
-  if (!principal) return `its owner '${job.owner}' has no key in force (revoked or expired)`;
+/** Why a fire of `job` may not run as `principal`, its owner now, if it may not: a model its policy no longer allows. */
+function refusedByOwner(context: RunsContext, job: StoredJob, principal: Principal): string | undefined {
   const model = job.model ?? context.defaultModel;
   return mayUseModel(principal, model) ? undefined : `its owner's key '${job.owner}' may not use the model '${model}'`;
 }
@@ -50,13 +49,13 @@ export async function fireJob(
   const fire = { slot, trigger, fired_at: now() };
   const skip = (skipped: string) => context.store.jobs.record(job.id, { ...fire, run_id: null, skipped });
   const owner = ownerKey(current.owner);
+  if (!owner) return skip(`its owner '${current.owner}' has no key in force (revoked or expired)`);
   const refused = refusedByOwner(context, current, owner);
   if (refused) return skip(refused);
   const going = await runStillGoing(context, job.id);
   if (going) return skip(`the previous run ${going} is still going`);
-  // refusedByOwner refuses a fire whose owner has no key.
-  const release = await ownerSlot(owner!);
-  if (!release) return skip(atStreamLimit(owner!));
+  const release = await ownerSlot(owner);
+  if (!release) return skip(atStreamLimit(owner));
   // Only a run that did not start is a skip: a fire that cannot be kept after its run started is not recorded at all.
   const run = await startJobRun(context, current).catch((error: Error) => error);
   if (run instanceof Error) {
