@@ -1,6 +1,7 @@
 import { NEVER } from 'rxjs';
 import { StoreError } from '../../src/errors/StoreError.js';
 import type { Store } from '../../src/store/Store.js';
+import { intercept, interceptStoreParts, type AroundCall } from './interceptStore.js';
 
 /**
  * A store that works like `store` except for the calls `failing` names (`'events.append'`,
@@ -9,27 +10,15 @@ import type { Store } from '../../src/store/Store.js';
  */
 export function failingStore(store: Store, failing: (call: string) => boolean = () => true): Store & { readonly failures: number } {
   let failures = 0;
-  const guard = <T extends object>(part: T, name: string): T =>
-    new Proxy(part, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          if (!failing(`${name}.${String(key)}`)) return (value as (...a: unknown[]) => unknown).apply(target, args);
-          failures++;
-          if (key === 'appended$') return NEVER;
-          return Promise.reject(new StoreError(`${name}.${String(key)}`, new Error('SQLITE_IOERR_WRITE: disk I/O error (injected)')));
-        };
-      },
-    });
+  const around: AroundCall = (call, _args, proceed) => {
+    if (!failing(call)) return proceed();
+    failures++;
+    if (call.endsWith('.appended$')) return NEVER;
+    return Promise.reject(new StoreError(call, new Error('SQLITE_IOERR_WRITE: disk I/O error (injected)')));
+  };
   return {
-    responses: guard(store.responses, 'responses'),
-    runs: guard(store.runs, 'runs'),
-    events: guard(store.events, 'events'),
-    jobs: guard(store.jobs, 'jobs'),
-    idempotency: guard(store.idempotency, 'idempotency'),
-    conversations: guard(store.conversations, 'conversations'),
-    enforceRetention: () => guard(store, 'store').enforceRetention(),
+    ...interceptStoreParts(store, around),
+    enforceRetention: () => intercept(store, 'store', around).enforceRetention(),
     checkWritable: async () => (failing('store.checkWritable') ? 'disk I/O error (injected)' : store.checkWritable()),
     close: () => store.close(),
     get failures() {

@@ -1,4 +1,5 @@
 import type { Store } from '../../src/store/Store.js';
+import { interceptStoreParts, type AroundCall } from './interceptStore.js';
 
 /** A store whose chosen calls wait for the test; see `holdingStore`. */
 export interface HoldingStore {
@@ -19,27 +20,14 @@ export function holdingStore(store: Store, holds: (call: string, args: readonly 
   let release!: () => void;
   const held = new Promise<void>((resolve) => (hold = resolve));
   const released = new Promise<void>((resolve) => (release = resolve));
-  const guard = <T extends object>(part: T, name: string): T =>
-    new Proxy(part, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        const call = (args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
-        return (...args: unknown[]) => {
-          if (!holds(`${name}.${String(key)}`, args)) return call(args);
-          hold();
-          return released.then(() => call(args));
-        };
-      },
-    });
+  const around: AroundCall = (call, args, proceed) => {
+    if (!holds(call, args)) return proceed();
+    hold();
+    return released.then(proceed);
+  };
   return {
     store: {
-      responses: guard(store.responses, 'responses'),
-      runs: guard(store.runs, 'runs'),
-      events: guard(store.events, 'events'),
-      jobs: guard(store.jobs, 'jobs'),
-      idempotency: guard(store.idempotency, 'idempotency'),
-      conversations: guard(store.conversations, 'conversations'),
+      ...interceptStoreParts(store, around),
       enforceRetention: () => store.enforceRetention(),
       checkWritable: () => store.checkWritable(),
       close: () => store.close(),
