@@ -88,7 +88,7 @@ function loadedLatencySection(rows: readonly LoadedLatencyRow[]): string {
 
 const range = (rates: readonly number[]) => `${Math.round(Math.min(...rates) / 1000)}k–${Math.round(Math.max(...rates) / 1000)}k`;
 
-const nanos = (value: number) => Math.round(value).toLocaleString('en-US');
+const nanos = (value: number) => count(Math.round(value));
 
 /** Figure 2's table; with each process's CPU per frame, for results measured since it was. */
 function throughputTable(rows: readonly ThroughputRow[], bare: ThroughputRow): string[] {
