@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import { holdsAt } from '../src/agent/llm/holdsAt.js';
 import { openUpstreamFor } from './bareRelay.js';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };
@@ -37,7 +38,7 @@ export function frameFloorRelay(upstreamUrl: string): RequestListener {
           const frame = text.slice(at, end);
           at = end + 2;
           const content =
-            frame.startsWith(TEXT_FRAME_HEAD) && frame.endsWith(TEXT_FRAME_TAIL)
+            holdsAt(frame, TEXT_FRAME_HEAD, 0) && holdsAt(frame, TEXT_FRAME_TAIL, frame.length - TEXT_FRAME_TAIL.length)
               ? frame.slice(TEXT_FRAME_HEAD.length, -TEXT_FRAME_TAIL.length)
               : undefined;
           out += content === undefined || NEEDS_ESCAPING.test(content) ? `${frame}\n\n` : `${OUT_HEAD}${content}${OUT_TAIL}`;

@@ -1,3 +1,4 @@
+import { holdsAt } from './holdsAt.js';
 import { readUpstreamChunk } from './readUpstreamChunk.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 
@@ -93,9 +94,9 @@ export class TextFrameTemplate {
   /** The frame's chunk when it matches the template, else `undefined` (parse it, then `learn`). */
   read(data: string): UpstreamChunk | undefined {
     const { prefix, suffix } = this;
-    if (prefix === '' || !data.startsWith(prefix)) return undefined;
+    if (prefix === '' || !holdsAt(data, prefix, 0)) return undefined;
     const end = this.padded ? this.paddedTextEnd(data) : data.length - suffix.length;
-    if (end < prefix.length || (!this.padded && !data.endsWith(suffix))) return undefined;
+    if (end < prefix.length || (!this.padded && !holdsAt(data, suffix, end))) return undefined;
     const text = data.slice(prefix.length, end);
     if (!isVerbatim(text)) return undefined;
     this.matches++;
@@ -111,7 +112,7 @@ export class TextFrameTemplate {
     const end = data.indexOf('"', this.prefix.length);
     const paddingStart = end + this.suffix.length;
     const paddingEnd = data.length - PADDING_END.length;
-    if (end < 0 || paddingStart > paddingEnd || !data.startsWith(this.suffix, end) || !data.endsWith(PADDING_END)) return -1;
+    if (end < 0 || paddingStart > paddingEnd || !holdsAt(data, this.suffix, end) || !holdsAt(data, PADDING_END, paddingEnd)) return -1;
     return isVerbatim(data.slice(paddingStart, paddingEnd)) ? end : -1;
   }
 
