@@ -8,9 +8,10 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * One answer of the chat, as a detached run (`POST /v1/runs`) followed live: its reasoning folded
- * away, a row per tool call, approvals answered in place, a steer box and Stop while it works,
- * then usage and time to first token. Resolves with what the conversation gained: the steers
- * taken, as user messages, and the answer (unless it failed or was empty).
+ * away, a refusal labelled apart from the answer, a row per tool call, approvals answered in place,
+ * a steer box and Stop while it works, then usage and time to first token. Resolves with what the
+ * conversation gained: the steers taken, as user messages, and the answer with its refusal, as the
+ * server keeps them in a conversation (unless it failed or was empty).
  */
 export async function runTurn(container, { model, input }) {
   const busy = spinner();
@@ -19,10 +20,12 @@ export async function runTurn(container, { model, input }) {
   const reasoning = el('details', { class: 'reasoning', hidden: true }, el('summary', {}, 'Reasoning'), reasoningText);
   const tools = el('ul', { class: 'tools', 'aria-label': 'Tool calls' });
   const answer = el('div', { class: 'answer-text' });
+  const refusalText = el('div', { class: 'refusal-text' });
+  const refusal = el('div', { class: 'refusal', hidden: true }, el('strong', { class: 'refusal-label' }, 'Refusal'), refusalText);
   const footer = el('p', { class: 'turn-footer' });
   const controls = el('div', { class: 'turn-controls' });
   const head = el('div', { class: 'turn-head' }, busy, status);
-  const node = el('li', { class: 'message assistant', 'aria-busy': 'true' }, head, reasoning, tools, answer, controls, footer);
+  const node = el('li', { class: 'message assistant', 'aria-busy': 'true' }, head, reasoning, tools, answer, refusal, controls, footer);
   container.append(node);
 
   const controller = new AbortController();
@@ -61,6 +64,11 @@ export async function runTurn(container, { model, input }) {
       case 'message.delta':
         firstToken();
         answer.append(data.delta);
+        break;
+      case 'refusal.delta':
+        firstToken();
+        refusal.hidden = false;
+        refusalText.append(data.delta);
         break;
       case 'reasoning.delta':
         firstToken();
@@ -117,6 +125,7 @@ export async function runTurn(container, { model, input }) {
   } catch (error) {
     finish('failed', `failed: ${error.message}`);
   }
-  const answered = node.dataset.state !== 'failed' && answer.textContent !== '';
-  return answered ? [...steers, { role: 'assistant', content: answer.textContent }] : steers;
+  const said = answer.textContent + refusalText.textContent;
+  const answered = node.dataset.state !== 'failed' && said !== '';
+  return answered ? [...steers, { role: 'assistant', content: said }] : steers;
 }

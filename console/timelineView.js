@@ -6,11 +6,19 @@ import { steerForm } from './steerForm.js';
 
 const UNFINISHED = new Set(['queued', 'running', 'waiting_for_approval', 'stopping']);
 const SAVED = 'rxgate.timeline';
+const TEXT_EVENTS = new Set(['message.delta', 'reasoning.delta', 'refusal.delta']);
 
 /** The events of the run this tab shows, kept so that a reload goes on after the last one (`Last-Event-ID`). */
 function loadSaved(runId) {
   const saved = JSON.parse(sessionStorage.getItem(SAVED) ?? 'null');
   return saved?.runId === runId ? saved.events : [];
+}
+
+/** The paragraph that consecutive deltas of `type` read as; a refusal's is labelled, as it is not the answer. */
+function paragraph(type) {
+  if (type === 'refusal.delta')
+    return el('li', { class: 'event-text refusal', 'data-type': type }, el('strong', { class: 'refusal-label' }, 'Refusal'), ' ');
+  return el('li', { class: type === 'message.delta' ? 'event-text' : 'event-text reasoning', 'data-type': type });
 }
 
 /** What a later event of a call did, in a few words. */
@@ -52,7 +60,7 @@ export function openTimeline(runId) {
     el('li', { 'data-seq': seq, 'data-type': type }, el('span', { class: 'event-type' }, type), ' ', ...children);
   const render = (event) => {
     const { seq, type, data } = event;
-    if (type !== 'message.delta' && type !== 'reasoning.delta') text = undefined;
+    if (!TEXT_EVENTS.has(type)) text = undefined;
     if (type === 'approval.required') waiting.add(data.approval_id);
     if (type === 'approval.resolved') waiting.delete(data.approval_id);
     // As the server shows it: running, and waiting_for_approval while a call waits for a person.
@@ -68,9 +76,10 @@ export function openTimeline(runId) {
     switch (type) {
       case 'message.delta':
       case 'reasoning.delta':
+      case 'refusal.delta':
         // Consecutive deltas read as one paragraph; each keeps its own element and number.
         if (text?.type !== type) {
-          text = { type, node: el('li', { class: type === 'message.delta' ? 'event-text' : 'event-text reasoning', 'data-type': type }) };
+          text = { type, node: paragraph(type) };
           list.append(text.node);
         }
         text.node.append(el('span', { 'data-seq': seq }, data.delta));

@@ -29,6 +29,13 @@ function gate() {
   return { open, step: { waitFor: opened } satisfies UpstreamStep };
 }
 
+/** A model call that refuses in two pieces, the second held until `rest` opens. */
+function refusing(rest: UpstreamStep): UpstreamScript {
+  const steps = [frames.refusal("I'm sorry, "), rest, frames.refusal('I cannot help with that.')];
+  return { steps: [frames.role(), ...steps, frames.finish('stop'), frames.usage(9, 6), frames.done()] };
+}
+const REFUSAL = "I'm sorry, I cannot help with that.";
+
 async function start(scripts: readonly UpstreamScript[], agent = {}, config: Partial<AppConfig> = {}) {
   return gateways.start(scripts, agent, config);
 }
@@ -132,6 +139,30 @@ describe('the console in Chromium', () => {
     expect(await page.locator('.reasoning-text').textContent()).toBe('The user wants 6*7.');
     expect(await page.locator('.turn-footer').textContent()).toMatch(/^30 tokens in, 7 out · first token \d+ ms · [\d.]+ s in all$/);
     await screenshot(page, 'chat');
+  });
+
+  it('shows a refusal as it streams, labelled and apart from the answer, and carries it into the next turn', async () => {
+    const rest = gate();
+    const { gateway, upstream } = await start([refusing(rest.step), answer('Understood.')]);
+    const page = await openConsole(gateway);
+    await send(page, 'A recipe for trouble');
+    const refusal = page.locator('.message.assistant .refusal');
+    await refusal.locator('.refusal-text', { hasText: "I'm sorry," }).waitFor();
+    expect(await refusal.locator('.refusal-label').textContent()).toBe('Refusal');
+    expect(await page.locator('.turn-status').textContent()).toBe('answering');
+    rest.open();
+    await page.locator('.message.assistant[data-state="completed"]').waitFor();
+    expect(await refusal.locator('.refusal-text').textContent()).toBe(REFUSAL);
+    expect(await page.locator('.answer-text').textContent()).toBe('');
+    await send(page, 'Why not?');
+    await page.locator('.message.assistant[data-state="completed"]').nth(1).waitFor();
+    expect(await page.locator('.message.assistant').nth(1).locator('.refusal').isHidden()).toBe(true);
+    const next = (await upstream.request(1)).body.messages as { role: string; content: string }[];
+    expect(next.slice(-3)).toEqual([
+      { role: 'user', content: 'A recipe for trouble' },
+      { role: 'assistant', content: REFUSAL },
+      { role: 'user', content: 'Why not?' },
+    ]);
   });
 
   it('asks for approval in place; Approve once runs the call and the run goes on', async () => {
@@ -264,6 +295,28 @@ describe('the console in Chromium', () => {
     const seqs = await page.locator('[data-seq]').evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-seq'))));
     expect(seqs).toEqual([0, 1, 2, 3, 4]);
     expect(await page.locator('[data-type="run.completed"]').textContent()).toBe('run.completed 9 tokens');
+  });
+
+  it('shows a refusal in the timeline, labelled, as it streams, after a reload, and replayed in a tab that kept nothing', async () => {
+    const rest = gate();
+    const { gateway } = await start([refusing(rest.step)]);
+    const id = await createRun(gateway.url, 'A recipe for trouble');
+    const page = await openConsole(gateway, `#/runs/${id}`);
+    const refusal = page.locator('.event-text.refusal');
+    await refusal.filter({ hasText: "I'm sorry," }).waitFor();
+    expect(await refusal.locator('.refusal-label').textContent()).toBe('Refusal');
+    await page.reload();
+    await refusal.filter({ hasText: "I'm sorry," }).waitFor();
+    rest.open();
+    await page.locator('[data-type="run.completed"]').waitFor();
+    expect(await refusal.textContent()).toBe(`Refusal ${REFUSAL}`);
+    expect(await page.locator('.event-text:not(.refusal)').count()).toBe(0);
+    const seqs = await page.locator('[data-seq]').evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-seq'))));
+    expect(seqs).toEqual([0, 1, 2]);
+
+    const fresh = await openConsole(gateway, `#/runs/${id}`);
+    await fresh.locator('[data-type="run.completed"]').waitFor();
+    expect(await fresh.locator('.event-text.refusal').textContent()).toBe(`Refusal ${REFUSAL}`);
   });
 
   it('says so while the server fails to give a run its events, and follows it again once it recovers, in the timeline and in the chat', async () => {

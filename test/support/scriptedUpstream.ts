@@ -60,6 +60,8 @@ export interface ScriptedUpstream {
 export const frames = {
   text: (content: string): UpstreamStep => ({ chunk: chunk({ content }) }),
   reasoning: (reasoning_content: string): UpstreamStep => ({ chunk: chunk({ reasoning_content }) }),
+  /** A piece of OpenAI's refusal, which comes in place of content. */
+  refusal: (refusal: string): UpstreamStep => ({ chunk: chunk({ content: null, refusal }) }),
   role: (): UpstreamStep => ({ chunk: chunk({ role: 'assistant', content: '' }) }),
   toolCallStart: (index: number, id: string, name: string): UpstreamStep => ({
     chunk: chunk({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] }),
