@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { followRun } from './support/followRun.js';
 import { createRun, post } from './support/runsClient.js';
-import { answer, frames, type UpstreamScript, type UpstreamStep } from './support/scriptedUpstream.js';
+import { answer, frames, type UpstreamScript } from './support/scriptedUpstream.js';
 import { useLlmGateway } from './support/startLlmGateway.js';
 
 // A model's refusal (OpenAI streams it as `delta.refusal`, with structured outputs above all) through
@@ -14,20 +14,11 @@ import { useLlmGateway } from './support/startLlmGateway.js';
 const gateways = useLlmGateway();
 const clientFor = (url: string) => new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 });
 
-const refusalPiece = (refusal: string): UpstreamStep => ({
-  chunk: {
-    id: 'chatcmpl-up',
-    object: 'chat.completion.chunk',
-    created: 1,
-    model: 'up',
-    choices: [{ index: 0, delta: { content: null, refusal }, finish_reason: null }],
-  },
-});
 const refused = (): UpstreamScript => ({
   steps: [
     frames.role(),
-    refusalPiece("I'm sorry, "),
-    refusalPiece('I cannot help with that.'),
+    frames.refusal("I'm sorry, "),
+    frames.refusal('I cannot help with that.'),
     frames.finish('stop'),
     frames.usage(9, 6),
     frames.done(),
