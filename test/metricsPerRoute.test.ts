@@ -79,6 +79,15 @@ describe('chat completions', () => {
     expectCounted(await scrapeCounted(url, CHAT, 200, 'completed'), { route: CHAT, status: 200, outcome: 'completed', sse: true });
   });
 
+  it('streaming: counts the bytes of the body the client read, in UTF-8', async () => {
+    const url = await open(new ScriptedAgent([say('héllo, '), say('wörld 🌍'), finish()]));
+    const body = Buffer.from(await (await chat(url, true)).arrayBuffer());
+    expect(body.toString()).toContain('🌍');
+
+    const metrics = await scrapeCounted(url, CHAT, 200, 'completed');
+    expect(sampleOf(metrics, 'rxgate_sse_bytes_written_total', { route: CHAT })).toBe(body.length);
+  });
+
   it('non-streaming: completed', async () => {
     const url = await open(new ScriptedAgent([say('hello'), finish()]));
     expect((await chat(url, false)).status).toBe(200);

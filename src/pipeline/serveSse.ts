@@ -30,7 +30,9 @@ class SseResponse implements Observer<string> {
   failed = false;
   /** How it went, once the response is over. */
   readonly served: Promise<Served>;
-  // Counted here and added to the metrics once, when the response is over: not per frame.
+  /** A frame has been handed over: the headers go out with it. */
+  started = false;
+  // Counted per write and added to the metrics once, when the response is over.
   bytes = 0;
   private keepalives = 0;
   private resolveServed!: (served: Served) => void;
@@ -46,8 +48,10 @@ class SseResponse implements Observer<string> {
   }
 
   next(frame: string): void {
-    if (this.bytes === 0) this.metrics.timeToFirstByte.observe((performance.now() - localsOf(this.res).startedAt) / 1000);
-    this.bytes += Buffer.byteLength(frame);
+    if (!this.started) {
+      this.started = true;
+      this.metrics.timeToFirstByte.observe((performance.now() - localsOf(this.res).startedAt) / 1000);
+    }
     if (frame === KEEPALIVE_FRAME) this.keepalives++;
   }
 
@@ -119,10 +123,11 @@ export function serveSse<In, Out>(
       locals.logger.warn({ err: error }, 'run failed');
     },
     onCompact: () => metrics.slowClientCompactions.inc(),
+    onWrite: (bytes) => (response.bytes += bytes),
   });
   frames$.subscribe(response);
   // A protocol that hands over a frame at once (the role chunk) sends the headers with it, in one
   // write; one that waits (a follower of a quiet run) sends them now, so the client is not left waiting.
-  if (response.bytes === 0 && !res.writableEnded && !res.destroyed) res.flushHeaders();
+  if (!response.started && !res.writableEnded && !res.destroyed) res.flushHeaders();
   return response.served;
 }

@@ -23,6 +23,8 @@ export interface SsePipelineOptions<In, Out> {
   readonly onFailure?: (error?: unknown) => void;
   /** Told each time the frames held for a slow client were compacted. */
   readonly onCompact?: () => void;
+  /** Told the size of each write, in bytes. */
+  readonly onWrite?: (bytes: number) => void;
   /** Times keepalives and write batching; a `TestScheduler` in marble specs. Default: `asyncScheduler` and `asapScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
@@ -61,6 +63,7 @@ export function ssePipeline<In, Out>(
       maxBufferedBytes: options.maxBufferedBytes,
       compact: protocol.compact,
       onCompact: options.onCompact,
+      onWrite: options.onWrite,
       scheduler,
     }),
     takeUntil(options.clientClose$),

@@ -25,6 +25,8 @@ export interface WriteToOptions {
   readonly compact?: (frames: readonly string[]) => string[];
   /** Told each time held frames were compacted (metrics). */
   readonly onCompact?: () => void;
+  /** Told the size of each write, in bytes (metrics). */
+  readonly onWrite?: (bytes: number) => void;
   /** When the frames handed over in one turn are written, together. Default: `asapScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
@@ -56,6 +58,7 @@ class SinkWriter implements Observer<string>, Unsubscribable {
     private readonly maxBufferedBytes: number,
     private readonly compact: (frames: readonly string[]) => string[],
     private readonly onCompact: (() => void) | undefined,
+    private readonly onWrite: ((bytes: number) => void) | undefined,
     private readonly scheduler: SchedulerLike,
   ) {}
 
@@ -95,7 +98,11 @@ class SinkWriter implements Observer<string>, Unsubscribable {
     const chunk = this.turn;
     this.turn = '';
     if (chunk === '' || this.subscriber.closed) return;
-    if (!this.sink.write(chunk, this.onWritten) && !this.subscriber.closed) {
+    // Encoded here, once: a string's write measures it first (for its chunk's size), and measuring a
+    // turn of concatenated frames costs more than encoding it.
+    const bytes = Buffer.from(chunk);
+    this.onWrite?.(bytes.length);
+    if (!this.sink.write(bytes, this.onWritten) && !this.subscriber.closed) {
       this.awaitingDrain = true;
       this.sink.once('drain', this.onDrain);
     }
@@ -162,10 +169,17 @@ class SinkWriter implements Observer<string>, Unsubscribable {
  */
 export function writeTo(
   sink: SseSink,
-  { cancellation, maxBufferedBytes = DEFAULTS.maxBufferedBytes, compact = keepAll, onCompact, scheduler = asapScheduler }: WriteToOptions,
+  {
+    cancellation,
+    maxBufferedBytes = DEFAULTS.maxBufferedBytes,
+    compact = keepAll,
+    onCompact,
+    onWrite,
+    scheduler = asapScheduler,
+  }: WriteToOptions,
 ): MonoTypeOperatorFunction<string> {
   return (frames$) =>
     new Observable<string>((subscriber) =>
-      new SinkWriter(subscriber, sink, cancellation, maxBufferedBytes, compact, onCompact, scheduler).start(frames$),
+      new SinkWriter(subscriber, sink, cancellation, maxBufferedBytes, compact, onCompact, onWrite, scheduler).start(frames$),
     );
 }

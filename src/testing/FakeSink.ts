@@ -9,6 +9,8 @@ export interface FakeSinkScript {
   readonly failFrom?: { readonly frame: number; readonly code: string };
 }
 
+const utf8 = new TextDecoder();
+
 /** A response stand-in in virtual time: records what was written and when, and can stall or break. */
 export class FakeSink extends EventEmitter implements SseSink {
   readonly writes: { frame: number; chunk: string }[] = [];
@@ -22,9 +24,9 @@ export class FakeSink extends EventEmitter implements SseSink {
     this.acceptWrites = script.acceptWrites ?? Infinity;
   }
 
-  write(chunk: string, callback: (error?: Error | null) => void): boolean {
+  write(chunk: Uint8Array, callback: (error?: Error | null) => void): boolean {
     const frame = this.scheduler.now();
-    this.writes.push({ frame, chunk });
+    this.writes.push({ frame, chunk: utf8.decode(chunk) });
     const { failFrom } = this.script;
     const error = failFrom && frame >= failFrom.frame ? Object.assign(new Error(`write ${failFrom.code}`), { code: failFrom.code }) : null;
     // Node reports a failed write asynchronously; a zero-delay action lands in the same frame.
