@@ -32,14 +32,14 @@ describe('RunInputs', () => {
     m.expect(inputs.steers$).toBeObservable('-a-b|', { a: 'a', b: 'b' });
   }));
 
-  it('refuses a steer once the run stops listening: no model call would take it', marbles((m) => {
+  it('refuses a steer, sent here or delivered, once the run stops listening: no model call would take it', marbles((m) => {
     const inputs = new RunInputs(100);
     const taken: boolean[] = [];
     m.scheduler.schedule(() => taken.push(inputs.steer('a')), 1);
-    m.scheduler.schedule(() => taken.push(inputs.steer('b')), 3);
+    m.scheduler.schedule(() => taken.push(inputs.steer('b'), inputs.deliver({ type: 'steer', input: 'c' })), 3);
 
     m.expect(inputs.steers$, '^-!').toBeObservable('-a-', { a: 'a' });
     m.flush();
-    expect(taken).toEqual([true, false]);
+    expect(taken).toEqual([true, false, false]);
   }));
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { followRun } from './support/followRun.js';
+import { nextSteerAnswer } from './support/nextSteerAnswer.js';
 import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
 import { useInstances } from './support/redisInstances.js';
-import { answerApproval, post } from './support/runsClient.js';
-import { answer, toolCalls, type UpstreamScript } from './support/scriptedUpstream.js';
+import { answerApproval, createRun, post } from './support/runsClient.js';
+import { answer, frames, toolCalls, type UpstreamScript } from './support/scriptedUpstream.js';
 
 const { start } = useInstances();
 
@@ -29,7 +30,12 @@ describe('people in the loop across instances on one Redis', () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: 'approval_not_found' } });
 
-    for (const input of ['use ink', 'and blue ink']) expect((await post(`${b.url}/v1/runs/${runId}/steer`, { input })).status).toBe(202);
+    for (const input of ['use ink', 'and blue ink']) {
+      // Answered once instance A has put it in the run's queue.
+      const steered = await post(`${b.url}/v1/runs/${runId}/steer`, { input });
+      expect(steered.status).toBe(202);
+      expect(await steered.json()).toEqual({ object: 'run.steer', run_id: runId, input, status: 'queued' });
+    }
     const approved = await answerApproval(b.url, runId, { approval_id: required.approval_id, choice: 'once' }, 'req-b');
     expect(approved.status).toBe(200);
     expect(await approved.json()).toMatchObject({
@@ -64,5 +70,46 @@ describe('people in the loop across instances on one Redis', () => {
     const late = await post(`${b.url}/v1/runs/${runId}/steer`, { input: 'too late' });
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ error: { code: 'run_not_running' } });
+  });
+
+  it('answers 409 for a steer sent to instance B that the run on instance A can no longer take, not 202 queued', async () => {
+    let finishAnswer!: () => void;
+    const answering = new Promise<void>((resolve) => (finishAnswer = resolve));
+    // The one model call maxIterations allows streams until the test lets it end: no model call would take a steer.
+    const lastCall: UpstreamScript = {
+      steps: [frames.role(), frames.text('Done.'), { waitFor: answering }, frames.finish('stop'), frames.done()],
+    };
+    const { upstream, instances } = await start([lastCall], 2, {}, undefined, { maxIterations: 1 });
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const runId = await createRun(a.url);
+    await upstream.request(0);
+
+    const refused = nextSteerAnswer();
+    const late = post(`${b.url}/v1/runs/${runId}/steer`, { input: 'too late' });
+    // Instance A refused it: the sender answers from the run's end.
+    expect(await refused).toBe(false);
+    finishAnswer();
+    const answered = await late;
+    expect(answered.status).toBe(409);
+    expect(await answered.json()).toMatchObject({
+      error: { code: 'run_not_running', message: expect.stringContaining('status completed') },
+    });
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('answers 202 sent, not queued, when the owner of the run does not say within stopWithinMs whether it took the steer', async () => {
+    const held: UpstreamScript = { steps: [frames.role(), frames.text('Thinking'), { stall: true }] };
+    const { upstream, instances } = await start([held], 2);
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const runId = await createRun(a.url);
+    await upstream.request(0);
+    // Instance A stops hearing of inputs (and renewing its lease), as a stalled process would.
+    await a.coordinator.close();
+
+    const sentAt = performance.now();
+    const steered = await post(`${b.url}/v1/runs/${runId}/steer`, { input: 'anyone there?' });
+    expect(steered.status).toBe(202);
+    expect(await steered.json()).toEqual({ object: 'run.steer', run_id: runId, input: 'anyone there?', status: 'sent' });
+    expect(performance.now() - sentAt).toBeGreaterThanOrEqual(b.coordinator.stopWithinMs - 50);
   });
 });

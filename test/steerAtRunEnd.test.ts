@@ -1,25 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
-import { RunInputs } from '../src/detached/RunInputs.js';
+import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import { holdingStore } from './support/holdingStore.js';
+import { nextSteerAnswer } from './support/nextSteerAnswer.js';
 import { createRun, post } from './support/runsClient.js';
 import { answer, frames } from './support/scriptedUpstream.js';
 import { useLlmGateway } from './support/startLlmGateway.js';
 
 const gateways = useLlmGateway();
-
-/** Resolves with what the next `RunInputs.steer` answered, in the turn it answered it. */
-function nextSteerAnswer(): Promise<boolean> {
-  const steer = RunInputs.prototype.steer;
-  return new Promise((resolve) => {
-    const spy = vi.spyOn(RunInputs.prototype, 'steer').mockImplementation(function (this: RunInputs, input: string) {
-      spy.mockRestore();
-      const taken = steer.call(this, input);
-      resolve(taken);
-      return taken;
-    });
-  });
-}
 
 describe('a steer sent as its run ends', () => {
   it('is answered 409 once the agent has made its last model call, not 202 for a steer no model call will take', async () => {

@@ -88,7 +88,12 @@ export class DetachedRuns {
   constructor(private readonly options: DetachedRunsOptions) {
     options.coordinator.stops$.subscribe((id) => void this.#runs.get(id)?.stop(InterruptReason.stopRequested));
     options.coordinator.takenOver$.subscribe((id) => void this.#runs.get(id)?.stop(InterruptReason.takenOver));
-    options.coordinator.inputs$.subscribe(({ id, input }) => this.#runs.get(id)?.inputs?.deliver(input));
+    options.coordinator.inputs$.subscribe(({ id, input, acknowledge }) => {
+      const run = this.#runs.get(id);
+      if (run?.inputs?.deliver(input)) acknowledge(true);
+      // Only a run that is ending (or gone) refuses a steer: its sender is told once it has ended, and answers from its final state.
+      else void (run?.ended ?? Promise.resolve()).then(() => acknowledge(false));
+    });
   }
 
   /** Who runs what across the instances sharing the store. */

@@ -75,10 +75,9 @@ export class RunInputs {
     return true;
   }
 
-  /** An input another instance sent through the coordinator; one that no longer applies is dropped. */
-  deliver(input: RunInput): void {
-    if (input.type === 'steer') this.steer(input.input);
-    else this.answer(input.answer);
+  /** An input another instance sent through the coordinator; whether the run took it (a steer queued, an approval resolved). */
+  deliver(input: RunInput): boolean {
+    return input.type === 'steer' ? this.steer(input.input) : 'resolved' in this.answer(input.answer);
   }
 
   /** Ends both streams: the run is over (it may still be storing its end). */

@@ -1,13 +1,13 @@
-import { NEVER, Subject } from 'rxjs';
+import { firstValueFrom, map, merge, NEVER, ReplaySubject, Subject, timer } from 'rxjs';
 import { CapacityError } from '../errors/CapacityError.js';
-import type { Coordinator, RunInput } from './Coordinator.js';
+import type { Coordinator, ReceivedInput, RunInput, SteerReceipt } from './Coordinator.js';
 
 /** The coordinator of one process: the cap counts its own runs, a stop request or an input is a call, nobody else can die. */
 export class LocalCoordinator implements Coordinator {
   readonly #owned = new Set<string>();
   readonly #stops = new Subject<string>();
   readonly stops$ = this.#stops.asObservable();
-  readonly #inputs = new Subject<{ readonly id: string; readonly input: RunInput }>();
+  readonly #inputs = new Subject<ReceivedInput>();
   readonly inputs$ = this.#inputs.asObservable();
   readonly sweeps$ = NEVER;
   readonly takenOver$ = NEVER;
@@ -29,7 +29,16 @@ export class LocalCoordinator implements Coordinator {
   }
 
   async sendInput(id: string, input: RunInput): Promise<void> {
-    if (this.#owned.has(id)) this.#inputs.next({ id, input });
+    if (this.#owned.has(id)) this.#inputs.next({ id, input, acknowledge: () => undefined });
+  }
+
+  /** A run not owned here runs nowhere: its steer is refused at once. */
+  async sendSteer(id: string, input: string, withinMs: number): Promise<SteerReceipt | undefined> {
+    if (!this.#owned.has(id)) return 'refused';
+    const receipt$ = new ReplaySubject<SteerReceipt>(1);
+    const acknowledge = (taken: boolean) => receipt$.next(taken ? 'queued' : 'refused');
+    this.#inputs.next({ id, input: { type: 'steer', input }, acknowledge });
+    return firstValueFrom(merge(receipt$, timer(withinMs).pipe(map(() => undefined))));
   }
 
   async stopRequested(): Promise<boolean> {

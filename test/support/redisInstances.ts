@@ -41,7 +41,7 @@ export function useInstances(target: () => RedisTarget = () => SHARED_REDIS) {
       count: number,
       overrides: Partial<AppConfig> = {},
       retention?: RetentionPolicy,
-      tools: Pick<LlmAgentOptions, 'tools' | 'requireApproval'> = {},
+      agentOptions: Pick<LlmAgentOptions, 'tools' | 'requireApproval' | 'maxIterations'> = {},
     ) {
       upstream = await createScriptedUpstream(scripts);
       prefix = testPrefix();
@@ -55,7 +55,7 @@ export function useInstances(target: () => RedisTarget = () => SHARED_REDIS) {
           maxConcurrent: overrides.maxConcurrentRuns ?? 16,
           logger,
         });
-        const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger, ...tools });
+        const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger, ...agentOptions });
         const app = await startApp(agent, overrides, { store, coordinator, logger });
         const instance: Instance = {
           ...app,

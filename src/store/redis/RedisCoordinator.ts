@@ -1,7 +1,8 @@
-import { Subject } from 'rxjs';
+import { randomUUID } from 'node:crypto';
+import { concatMap, defer, filter, firstValueFrom, ignoreElements, merge, Subject, take, timer } from 'rxjs';
 import { CapacityError } from '../../errors/CapacityError.js';
 import type { Logger } from '../../logger.js';
-import type { Coordinator, RunInput } from '../Coordinator.js';
+import type { Coordinator, ReceivedInput, RunInput, SteerReceipt } from '../Coordinator.js';
 import { isCluster, type RedisClient } from './connectRedis.js';
 import { redisCall } from './redisCall.js';
 import type { RedisStore } from './RedisStore.js';
@@ -16,6 +17,9 @@ return {1, taken + 1}`;
 
 /** How long a stop request (or an input) is kept for an owner that has not ended the run, or taken it, yet. */
 const STOP_REQUEST_MS = 10 * 60_000;
+
+/** An input as its list keeps it: a steer whose sender waits for the owner's receipt names it. */
+type SentInput = RunInput & { readonly receipt?: string };
 
 export interface RedisCoordinatorOptions {
   /** How long this instance's lease lasts unless renewed; renewed every third of it. */
@@ -36,14 +40,19 @@ export interface RedisCoordinatorOptions {
  * instance claimed meanwhile, and stops them: that instance has ended them `failed`, and this
  * one's saves of them are dropped. People's inputs to a run (approval answers, steers) go the
  * same way as stops: pushed on a list (`{id}:inputs`), announced, and popped by the owner, on the
- * announcement or on its next heartbeat.
+ * announcement or on its next heartbeat. A steer's sender waits for a receipt: the owner sets it
+ * (`{id}:receipt:<uuid>`, `queued` or `refused`) and announces it; the sender reads it when it hears
+ * of it, or at the end of its wait. The inputs a run has not taken when its slot is given back are
+ * popped then, and their steers refused.
  */
 export class RedisCoordinator implements Coordinator {
   readonly #owned = new Set<string>();
   readonly #stops = new Subject<string>();
   readonly #sweeps = new Subject<void>();
   readonly #takenOver = new Subject<string>();
-  readonly #inputs = new Subject<{ readonly id: string; readonly input: RunInput }>();
+  readonly #inputs = new Subject<ReceivedInput>();
+  /** The keys of receipts set (by any instance), as they are announced. */
+  readonly #receipts = new Subject<string>();
   /** The drain of each run's inputs in flight: one at a time per run, so that its inputs come out in order. */
   readonly #draining = new Map<string, Promise<void>>();
   readonly inputs$ = this.#inputs.asObservable();
@@ -74,8 +83,9 @@ export class RedisCoordinator implements Coordinator {
       if (coordinator.#owned.has(id)) coordinator.#stops.next(id);
     });
     await coordinator.#subscriber.subscribe(store.keys.inputsChannel(), (id) => {
-      if (coordinator.#owned.has(id)) coordinator.#drain(id);
+      if (coordinator.#owned.has(id)) void coordinator.#drain(id);
     });
+    await coordinator.#subscriber.subscribe(store.keys.receiptsChannel(), (key) => coordinator.#receipts.next(key));
     await coordinator.#beat();
     coordinator.#heartbeat = setInterval(() => void coordinator.#beat(), Math.max(1, Math.floor(options.leaseMs / 3))).unref();
     return coordinator;
@@ -109,7 +119,7 @@ export class RedisCoordinator implements Coordinator {
           if (requested[index] === 1 && this.#owned.has(id)) this.#stops.next(id);
         });
         // An input whose announcement was missed waits one heartbeat at most.
-        for (const id of owned) this.#drain(id);
+        for (const id of owned) void this.#drain(id);
       }
       this.#sweeps.next();
     } catch (error) {
@@ -129,12 +139,20 @@ export class RedisCoordinator implements Coordinator {
     for (const id of lost) if (this.#owned.has(id)) this.#takenOver.next(id);
   }
 
-  /** Pops the inputs of run `id`, oldest first, and emits each; after any drain of it still in flight. */
-  #drain(id: string): void {
+  /**
+   * Pops the inputs of run `id`, oldest first, and emits each; after any drain of it still in flight.
+   * Once the run is no longer owned here (its slot given back), each is refused instead.
+   */
+  #drain(id: string): Promise<void> {
     const { keys } = this.store;
     const popAll = async () => {
       for (let raw = await this.#redis.lPop(keys.inputs(id)); raw !== null; raw = await this.#redis.lPop(keys.inputs(id))) {
-        if (this.#owned.has(id)) this.#inputs.next({ id, input: JSON.parse(raw) as RunInput });
+        const { receipt, ...input } = JSON.parse(raw) as SentInput;
+        const acknowledge = (taken: boolean) => {
+          if (receipt !== undefined) void this.#acknowledge(id, receipt, taken);
+        };
+        if (this.#owned.has(id)) this.#inputs.next({ id, input, acknowledge });
+        else acknowledge(false);
       }
     };
     const drained = (this.#draining.get(id) ?? Promise.resolve())
@@ -144,6 +162,19 @@ export class RedisCoordinator implements Coordinator {
         if (this.#draining.get(id) === drained) this.#draining.delete(id);
       });
     this.#draining.set(id, drained);
+    return drained;
+  }
+
+  /** Sets receipt `receipt` of run `id` (kept as long as its sender may wait for it) and announces it. */
+  async #acknowledge(id: string, receipt: string, taken: boolean): Promise<void> {
+    const { keys } = this.store;
+    const key = keys.receipt(id, receipt);
+    try {
+      await this.#redis.set(key, taken ? 'queued' : 'refused', { PX: this.stopWithinMs });
+      await this.#redis.publish(keys.receiptsChannel(), key);
+    } catch (error) {
+      this.options.logger.warn({ err: error, id }, 'could not tell the sender of a steer what became of it: Redis did not answer');
+    }
   }
 
   acquire(id: string): Promise<void> {
@@ -163,16 +194,42 @@ export class RedisCoordinator implements Coordinator {
     this.#owned.delete(id);
     return redisCall('give back a run slot', async () => {
       await this.#redis.zRem(this.store.keys.leases(), id);
-      await this.#redis.del([this.store.keys.stop(id), this.store.keys.inputs(id)]);
+      await this.#redis.del(this.store.keys.stop(id));
+      // The inputs it never took: their steers' senders hear that it refused them.
+      await this.#drain(id);
     });
   }
 
   sendInput(id: string, input: RunInput): Promise<void> {
+    return this.#push(id, input);
+  }
+
+  #push(id: string, input: SentInput): Promise<void> {
     const { keys } = this.store;
     return redisCall('send an input to a run', async () => {
       await this.#redis.multi().rPush(keys.inputs(id), JSON.stringify(input)).pExpire(keys.inputs(id), STOP_REQUEST_MS).execAsPipeline();
       await this.#redis.publish(keys.inputsChannel(), id);
     });
+  }
+
+  sendSteer(id: string, input: string, withinMs: number): Promise<SteerReceipt | undefined> {
+    const receipt = randomUUID();
+    const key = this.store.keys.receipt(id, receipt);
+    // Listening before it sends: the receipt's announcement cannot come first. The key is the receipt, the
+    // announcement only the moment to read it; one missed is read at the end of the wait.
+    const readable$ = merge(
+      this.#receipts.pipe(filter((announced) => announced === key)),
+      timer(withinMs),
+      defer(() => this.#push(id, { type: 'steer', input, receipt })).pipe(ignoreElements()),
+    );
+    return firstValueFrom(
+      readable$.pipe(
+        take(1),
+        concatMap(() =>
+          redisCall('read the receipt of a steer', async () => ((await this.#redis.get(key)) as SteerReceipt | null) ?? undefined),
+        ),
+      ),
+    );
   }
 
   requestStop(id: string): Promise<void> {
@@ -194,6 +251,7 @@ export class RedisCoordinator implements Coordinator {
     this.#sweeps.complete();
     this.#takenOver.complete();
     this.#inputs.complete();
+    this.#receipts.complete();
     if (this.#subscriber.isOpen) this.#subscriber.destroy();
   }
 }

@@ -45,6 +45,11 @@ export class RedisKeys {
     return `${this.prefix}{${id}}:inputs`;
   }
 
+  /** What the owner of run `id` did with steer `receipt` ('queued' or 'refused'): set by the owner, read by the instance that sent it. */
+  receipt(id: string, receipt: string): string {
+    return `${this.prefix}{${id}}:receipt:${receipt}`;
+  }
+
   /** The ids of the runs (or responses) still queued or running. */
   unfinished(kind: 'runs' | 'responses'): string {
     return `${this.prefix}unfinished:${kind}`;
@@ -78,6 +83,11 @@ export class RedisKeys {
   /** The channel on which inputs are announced (a wake-up; the inputs list holds them). */
   inputsChannel(): string {
     return `${this.prefix}inputs`;
+  }
+
+  /** The channel on which receipts are announced (a wake-up naming the receipt's key; the key holds it). */
+  receiptsChannel(): string {
+    return `${this.prefix}receipts`;
   }
 
   /** A scheduled job: `body` and `last_slot`, the last slot an instance claimed. */
