@@ -44,7 +44,8 @@ export function frameFloorRelay(upstreamUrl: string): RequestListener {
           out += content === undefined || NEEDS_ESCAPING.test(content) ? `${frame}\n\n` : `${OUT_HEAD}${content}${OUT_TAIL}`;
         }
         rest = text.slice(at);
-        if (out !== '' && !res.write(out)) await new Promise((resolve) => res.once('drain', resolve));
+        // Encoded here: a string write would first measure the concatenated frames (see `writeTo`).
+        if (out !== '' && !res.write(Buffer.from(out))) await new Promise((resolve) => res.once('drain', resolve));
       }
       res.end();
     })().catch(() => res.destroy());
