@@ -17,7 +17,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
  * Opens the upstream stream for a client's chat request with undici's `request`, as rxgate does;
  * aborted when the client's response closes.
  */
-export async function openUpstreamFor(upstreamUrl: string, req: IncomingMessage, res: ServerResponse): Promise<AsyncIterable<Uint8Array>> {
+export async function openUpstreamFor(upstreamUrl: string, req: IncomingMessage, res: ServerResponse): Promise<AsyncIterable<Buffer>> {
   const controller = new AbortController();
   res.once('close', () => controller.abort());
   const body = JSON.parse(await readBody(req)) as Record<string, unknown>;

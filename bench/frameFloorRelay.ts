@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import { holdsAt } from '../src/agent/llm/holdsAt.js';
+import { StreamTextDecoder } from '../src/agent/llm/StreamTextDecoder.js';
 import { openUpstreamFor } from './bareRelay.js';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };
@@ -28,10 +29,10 @@ export function frameFloorRelay(upstreamUrl: string): RequestListener {
       const upstream = await openUpstreamFor(upstreamUrl, req, res);
       res.writeHead(200, SSE_HEADERS);
       res.flushHeaders();
-      const decoder = new TextDecoder();
+      const decoder = new StreamTextDecoder();
       let rest = '';
       for await (const bytes of upstream) {
-        const text = rest + decoder.decode(bytes, { stream: true });
+        const text = rest + decoder.decode(bytes);
         let out = '';
         let at = 0;
         for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n', at)) {

@@ -8,6 +8,7 @@ import { TextFrameTemplate } from './TextFrameTemplate.js';
 import { toUpstreamError } from './toUpstreamError.js';
 import { readUpstreamChunk } from './readUpstreamChunk.js';
 import { RequestAbort } from './RequestAbort.js';
+import { StreamTextDecoder } from './StreamTextDecoder.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 
 export interface UpstreamChunksOptions {
@@ -111,7 +112,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
       // Read with listeners, not `for await`: a suspended async function, the stream's async iterator and
       // its end-of-stream watcher (seven closures) were held by every open stream for its life.
       const body = response.body;
-      const decoder = new TextDecoder();
+      const decoder = new StreamTextDecoder();
       const frameBytes = createFrameMeter();
       let ended = false;
       const end = (error?: unknown) => {
@@ -134,7 +135,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
           subscriber.error(new UpstreamError('dropped', 'ended the stream before it finished (no finish_reason and no [DONE])', status));
         else subscriber.complete();
       };
-      function onData(bytes: Uint8Array) {
+      function onData(bytes: Buffer) {
         try {
           // Checked before the parser sees the bytes: it buffers an unended event whole.
           if (frameBytes(bytes) > maxFrameBytes) {
@@ -146,7 +147,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
             end();
             return;
           }
-          parser.feed(decoder.decode(bytes, { stream: true }));
+          parser.feed(decoder.decode(bytes));
         } catch (error) {
           end(error);
           return;
