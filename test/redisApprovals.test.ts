@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { followRun } from './support/followRun.js';
-import { nextSteerAnswer } from './support/nextSteerAnswer.js';
 import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
+import { expectLateSteerRefused, heldLastCall } from './support/lateSteer.js';
 import { useInstances } from './support/redisInstances.js';
 import { answerApproval, createRun, post } from './support/runsClient.js';
 import { answer, frames, toolCalls, type UpstreamScript } from './support/scriptedUpstream.js';
@@ -73,27 +73,14 @@ describe('people in the loop across instances on one Redis', () => {
   });
 
   it('answers 409 for a steer sent to instance B that the run on instance A can no longer take, not 202 queued', async () => {
-    let finishAnswer!: () => void;
-    const answering = new Promise<void>((resolve) => (finishAnswer = resolve));
-    // The one model call maxIterations allows streams until the test lets it end: no model call would take a steer.
-    const lastCall: UpstreamScript = {
-      steps: [frames.role(), frames.text('Done.'), { waitFor: answering }, frames.finish('stop'), frames.done()],
-    };
-    const { upstream, instances } = await start([lastCall], 2, {}, undefined, { maxIterations: 1 });
+    const lastCall = heldLastCall();
+    const { upstream, instances } = await start([lastCall.script], 2, {}, undefined, { maxIterations: 1 });
     const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
     const runId = await createRun(a.url);
     await upstream.request(0);
 
-    const refused = nextSteerAnswer();
-    const late = post(`${b.url}/v1/runs/${runId}/steer`, { input: 'too late' });
-    // Instance A refused it: the sender answers from the run's end.
-    expect(await refused).toBe(false);
-    finishAnswer();
-    const answered = await late;
-    expect(answered.status).toBe(409);
-    expect(await answered.json()).toMatchObject({
-      error: { code: 'run_not_running', message: expect.stringContaining('status completed') },
-    });
+    // Instance A refuses it; instance B answers from the run's end.
+    await expectLateSteerRefused(b.url, runId, lastCall);
     expect(upstream.requests).toHaveLength(1);
   });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import { holdingStore } from './support/holdingStore.js';
+import { expectLateSteerRefused, heldLastCall } from './support/lateSteer.js';
 import { nextSteerAnswer } from './support/nextSteerAnswer.js';
 import { createRun, post } from './support/runsClient.js';
-import { answer, frames } from './support/scriptedUpstream.js';
+import { answer } from './support/scriptedUpstream.js';
 import { useLlmGateway } from './support/startLlmGateway.js';
 
 const gateways = useLlmGateway();
@@ -52,22 +53,12 @@ describe('a steer sent as its run ends', () => {
   });
 
   it('is answered 409 once the run has ended when it comes during the last model call maxIterations allows, which no steer follows', async () => {
-    let finishAnswer!: () => void;
-    const answering = new Promise<void>((resolve) => (finishAnswer = resolve));
-    const lastCall = { steps: [frames.role(), frames.text('Done.'), { waitFor: answering }, frames.finish('stop'), frames.done()] };
-    const { gateway, upstream } = await gateways.start([lastCall], { maxIterations: 1 });
+    const lastCall = heldLastCall();
+    const { gateway, upstream } = await gateways.start([lastCall.script], { maxIterations: 1 });
     const runId = await createRun(gateway.url);
     await upstream.request(0);
 
-    const refused = nextSteerAnswer();
-    const late = post(`${gateway.url}/v1/runs/${runId}/steer`, { input: 'too late' });
-    expect(await refused).toBe(false);
-    finishAnswer();
-    const answered = await late;
-    expect(answered.status).toBe(409);
-    expect(await answered.json()).toMatchObject({
-      error: { code: 'run_not_running', message: expect.stringContaining('status completed') },
-    });
+    await expectLateSteerRefused(gateway.url, runId, lastCall);
     expect(upstream.requests).toHaveLength(1);
   });
 });
