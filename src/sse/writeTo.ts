@@ -33,6 +33,13 @@ export interface WriteToOptions {
 
 const byteLength = (frames: readonly string[]): number => frames.reduce((sum, frame) => sum + Buffer.byteLength(frame), 0);
 const keepAll = (frames: readonly string[]): string[] => [...frames];
+/**
+ * What one turn's frames are written as. A long turn (a burst of deltas) is encoded here, once: a
+ * string's write measures it first for its chunk size, and measuring a turn of concatenated frames
+ * costs more than encoding it. A short one is written as the string it is: `Buffer.from` would cut
+ * it from Node's shared pool, whose whole slab a write held by a stalled client would keep alive.
+ */
+const encodedTurn = (turn: string): string | Buffer => (turn.length >= Buffer.poolSize >>> 1 ? Buffer.from(turn) : turn);
 // Scheduled with the writer as its state: one function for every stream, not a closure each.
 const writeTurnOf = (writer: SinkWriter): void => writer.writeTurn();
 
@@ -98,11 +105,9 @@ class SinkWriter implements Observer<string>, Unsubscribable {
     const chunk = this.turn;
     this.turn = '';
     if (chunk === '' || this.subscriber.closed) return;
-    // Encoded here, once: a string's write measures it first (for its chunk's size), and measuring a
-    // turn of concatenated frames costs more than encoding it.
-    const bytes = Buffer.from(chunk);
-    this.onWrite?.(bytes.length);
-    if (!this.sink.write(bytes, this.onWritten) && !this.subscriber.closed) {
+    const data = encodedTurn(chunk);
+    this.onWrite?.(typeof data === 'string' ? Buffer.byteLength(data) : data.length);
+    if (!this.sink.write(data, this.onWritten) && !this.subscriber.closed) {
       this.awaitingDrain = true;
       this.sink.once('drain', this.onDrain);
     }

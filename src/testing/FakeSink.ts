@@ -24,9 +24,9 @@ export class FakeSink extends EventEmitter implements SseSink {
     this.acceptWrites = script.acceptWrites ?? Infinity;
   }
 
-  write(chunk: Uint8Array, callback: (error?: Error | null) => void): boolean {
+  write(chunk: string | Uint8Array, callback: (error?: Error | null) => void): boolean {
     const frame = this.scheduler.now();
-    this.writes.push({ frame, chunk: utf8.decode(chunk) });
+    this.writes.push({ frame, chunk: typeof chunk === 'string' ? chunk : utf8.decode(chunk) });
     const { failFrom } = this.script;
     const error = failFrom && frame >= failFrom.frame ? Object.assign(new Error(`write ${failFrom.code}`), { code: failFrom.code }) : null;
     // Node reports a failed write asynchronously; a zero-delay action lands in the same frame.
