@@ -1,8 +1,8 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import type { AppConfig } from '../src/http/createApp.js';
 import { followRun } from './support/followRun.js';
+import { nextInputAnswer } from './support/nextInputAnswer.js';
 import { answerApproval, createRun, post } from './support/runsClient.js';
 import { NOTE_NEEDS_APPROVAL } from './support/noteNeedsApproval.js';
 import { answer, toolCalls, type ScriptedUpstream, type UpstreamScript } from './support/scriptedUpstream.js';
@@ -252,9 +252,13 @@ describe('a run that is ending', () => {
     const stopped = post(`${url}/v1/runs/${runId}/stop`, {});
     await saving;
 
+    // Both reach the run while its end is stored, and wait for that end to answer.
+    const answerRefused = nextInputAnswer('answer');
     const late = answerApproval(url, runId, { approval_id: required.approval_id, choice: 'once' });
+    expect(await answerRefused).toEqual({ refused: 'run_ended' });
+    const steerRefused = nextInputAnswer('steer');
     const steered = post(`${url}/v1/runs/${runId}/steer`, { input: 'too late' });
-    await delay(200);
+    expect(await steerRefused).toBe(false);
     release();
     expect((await stopped).status).toBe(200);
     for (const response of [await late, await steered]) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import { holdingStore } from './support/holdingStore.js';
 import { expectLateSteerRefused, heldLastCall } from './support/lateSteer.js';
-import { nextSteerAnswer } from './support/nextSteerAnswer.js';
+import { nextInputAnswer } from './support/nextInputAnswer.js';
 import { createRun, post } from './support/runsClient.js';
 import { answer } from './support/scriptedUpstream.js';
 import { useLlmGateway } from './support/startLlmGateway.js';
@@ -39,7 +39,7 @@ describe('a steer sent as its run ends', () => {
     const { run_id: runId } = (await created.json()) as { run_id: string };
     await held;
 
-    const refused = nextSteerAnswer();
+    const refused = nextInputAnswer('steer');
     const late = post(`${gateway.url}/v1/runs/${runId}/steer`, { input: 'too late' });
     expect(await refused).toBe(false);
     release();

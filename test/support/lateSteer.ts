@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { nextSteerAnswer } from './nextSteerAnswer.js';
+import { nextInputAnswer } from './nextInputAnswer.js';
 import { post } from './runsClient.js';
 import { frames, type UpstreamScript } from './scriptedUpstream.js';
 
@@ -15,7 +15,7 @@ export function heldLastCall(): { readonly script: UpstreamScript; readonly fini
  * the call (and with it the run) has ended, the steer is answered 409 `run_not_running` with the final status.
  */
 export async function expectLateSteerRefused(url: string, runId: string, lastCall: { finish(): void }): Promise<void> {
-  const refused = nextSteerAnswer();
+  const refused = nextInputAnswer('steer');
   const late = post(`${url}/v1/runs/${runId}/steer`, { input: 'too late' });
   expect(await refused).toBe(false);
   lastCall.finish();
