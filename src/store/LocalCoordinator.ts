@@ -1,4 +1,4 @@
-import { firstValueFrom, map, merge, NEVER, ReplaySubject, Subject, timer } from 'rxjs';
+import { NEVER, Subject } from 'rxjs';
 import { CapacityError } from '../errors/CapacityError.js';
 import type { Coordinator, ReceivedInput, RunInput, SteerReceipt } from './Coordinator.js';
 
@@ -32,13 +32,13 @@ export class LocalCoordinator implements Coordinator {
     if (this.#owned.has(id)) this.#inputs.next({ id, input, acknowledge: () => undefined });
   }
 
-  /** A run not owned here runs nowhere: its steer is refused at once. */
-  async sendSteer(id: string, input: string, withinMs: number): Promise<SteerReceipt | undefined> {
-    if (!this.#owned.has(id)) return 'refused';
-    const receipt$ = new ReplaySubject<SteerReceipt>(1);
-    const acknowledge = (taken: boolean) => receipt$.next(taken ? 'queued' : 'refused');
-    this.#inputs.next({ id, input: { type: 'steer', input }, acknowledge });
-    return firstValueFrom(merge(receipt$, timer(withinMs).pipe(map(() => undefined))));
+  /**
+   * The route steers a run live in this process itself, so a steer sent here is for a run that runs
+   * nowhere, and is refused. (Handing it to `inputs$` would give the same answer, or, with a wait of
+   * `stopWithinMs` = 0, `sent` for a steer the run refused.)
+   */
+  async sendSteer(): Promise<SteerReceipt> {
+    return 'refused';
   }
 
   async stopRequested(): Promise<boolean> {
