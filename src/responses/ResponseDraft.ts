@@ -13,9 +13,7 @@ import {
   type MessageItem,
   type MessagePart,
   type OutputItem,
-  type OutputTextPart,
   type ReasoningItem,
-  type RefusalPart,
   type ResponseMeta,
   type ResponseObject,
   type ResponseStatus,
@@ -103,11 +101,11 @@ export class ResponseDraft {
   apply(event: AgentEvent): ResponseStreamEvent[] {
     switch (event.type) {
       case 'text':
-        return event.delta === '' ? [] : this.#text(event.delta);
+        return event.delta === '' ? [] : this.#messageDelta('output_text', event.delta);
       case 'reasoning':
         return event.delta === '' ? [] : this.#reasoning(event.delta);
       case 'refusal':
-        return event.delta === '' ? [] : this.#refusal(event.delta);
+        return event.delta === '' ? [] : this.#messageDelta('refusal', event.delta);
       case 'tool_start':
         return [...this.#close(), ...this.#startServerCall(event)];
       case 'tool_end':
@@ -183,24 +181,27 @@ export class ResponseDraft {
     return this.#items.flatMap((item) => (item.type === 'message' ? item.content.map(textOf) : [])).join('');
   }
 
-  #text(delta: string): ResponseStreamEvent[] {
-    const events = this.#openPart()?.type === 'output_text' ? [] : [...this.#close(), ...this.#openMessage('output_text')];
+  /**
+   * A delta of the answer's text or of a refusal, appended to the open message if its part is of
+   * that type, else to a new message: a refusal is a message of its own, as OpenAI sends it, one
+   * part, never mixed with text.
+   */
+  #messageDelta(type: MessagePart['type'], delta: string): ResponseStreamEvent[] {
+    const events = this.#openPart()?.type === type ? [] : [...this.#close(), ...this.#openMessage(type)];
     const index = this.#open!;
     const message = this.#items[index] as MessageItem;
-    const text = (message.content[0] as OutputTextPart).text + delta;
-    this.#items[index] = { ...message, content: [{ type: 'output_text', text, annotations: [] }] };
-    events.push(this.event('response.output_text.delta', { ...this.#where(), delta, logprobs: [] }));
-    return events;
-  }
-
-  // A refusal is a message of its own, as OpenAI sends it: one part, never mixed with text.
-  #refusal(delta: string): ResponseStreamEvent[] {
-    const events = this.#openPart()?.type === 'refusal' ? [] : [...this.#close(), ...this.#openMessage('refusal')];
-    const index = this.#open!;
-    const message = this.#items[index] as MessageItem;
-    const refusal = (message.content[0] as RefusalPart).refusal + delta;
-    this.#items[index] = { ...message, content: [{ type: 'refusal', refusal }] };
-    events.push(this.event('response.refusal.delta', { ...this.#where(), delta }));
+    const part = message.content[0]!;
+    const grown: MessagePart =
+      part.type === 'refusal'
+        ? { type: 'refusal', refusal: part.refusal + delta }
+        : { type: 'output_text', text: part.text + delta, annotations: [] };
+    this.#items[index] = { ...message, content: [grown] };
+    const where = this.#where();
+    events.push(
+      type === 'refusal'
+        ? this.event('response.refusal.delta', { ...where, delta })
+        : this.event('response.output_text.delta', { ...where, delta, logprobs: [] }),
+    );
     return events;
   }
 
