@@ -1,11 +1,11 @@
 import {
   asapScheduler,
   Observable,
+  Subscription,
   type MonoTypeOperatorFunction,
   type Observer,
   type SchedulerLike,
   type Subscriber,
-  type Subscription,
   type Unsubscribable,
 } from 'rxjs';
 import type { Cancellation } from '../agent/cancellation.js';
@@ -27,7 +27,11 @@ export interface WriteToOptions {
   readonly onCompact?: () => void;
   /** Told the size of each write, in bytes (metrics). */
   readonly onWrite?: (bytes: number) => void;
-  /** When the frames handed over in one turn are written, together. Default: `asapScheduler`. */
+  /**
+   * When the frames handed over in one turn are written, together: every turn, the first one too.
+   * Default: `asapScheduler`, and the first turn, which carries the response's headers, one step
+   * later, in the event loop's check phase (`setImmediate`): see `SinkWriter.writeScheduledTurn`.
+   */
   readonly scheduler?: SchedulerLike;
 }
 
@@ -41,7 +45,7 @@ const keepAll = (frames: readonly string[]): string[] => [...frames];
  */
 const encodedTurn = (turn: string): string | Buffer => (turn.length >= Buffer.poolSize >>> 1 ? Buffer.from(turn) : turn);
 // Scheduled with the writer as its state: one function for every stream, not a closure each.
-const writeTurnOf = (writer: SinkWriter): void => writer.writeTurn();
+const writeTurnOf = (writer: SinkWriter): void => writer.writeScheduledTurn();
 
 /** One `writeTo` subscription: an object, not a dozen closures, for every open stream. It is its own teardown. */
 class SinkWriter implements Observer<string>, Unsubscribable {
@@ -67,6 +71,7 @@ class SinkWriter implements Observer<string>, Unsubscribable {
     private readonly onCompact: (() => void) | undefined,
     private readonly onWrite: ((bytes: number) => void) | undefined,
     private readonly scheduler: SchedulerLike,
+    private firstTurnInCheckPhase: boolean,
   ) {}
 
   start(frames$: Observable<string>): this {
@@ -97,6 +102,20 @@ class SinkWriter implements Observer<string>, Unsubscribable {
     this.pendingTurn?.unsubscribe();
     this.sink.off('drain', this.onDrain);
     this.sink.off('close', this.onClose);
+  }
+
+  /**
+   * A turn's scheduled write. The first one waits for the check phase of the loop: what the
+   * subscription that handed its frames over set going goes out first. That is the upstream
+   * request: undici writes one on a reused keep-alive connection only in the check phase (the
+   * socket first gets a poll to show whether the server closed it), and it is what the answer waits
+   * for, where the client's headers are not. They still go out in the same turn of the loop.
+   */
+  writeScheduledTurn(): void {
+    if (!this.firstTurnInCheckPhase) return this.writeTurn();
+    this.firstTurnInCheckPhase = false;
+    const immediate = setImmediate(writeTurnOf, this);
+    this.pendingTurn = new Subscription(() => clearImmediate(immediate));
   }
 
   writeTurn(): void {
@@ -174,17 +193,20 @@ class SinkWriter implements Observer<string>, Unsubscribable {
  */
 export function writeTo(
   sink: SseSink,
-  {
-    cancellation,
-    maxBufferedBytes = DEFAULTS.maxBufferedBytes,
-    compact = keepAll,
-    onCompact,
-    onWrite,
-    scheduler = asapScheduler,
-  }: WriteToOptions,
+  { cancellation, maxBufferedBytes = DEFAULTS.maxBufferedBytes, compact = keepAll, onCompact, onWrite, scheduler }: WriteToOptions,
 ): MonoTypeOperatorFunction<string> {
   return (frames$) =>
     new Observable<string>((subscriber) =>
-      new SinkWriter(subscriber, sink, cancellation, maxBufferedBytes, compact, onCompact, onWrite, scheduler).start(frames$),
+      new SinkWriter(
+        subscriber,
+        sink,
+        cancellation,
+        maxBufferedBytes,
+        compact,
+        onCompact,
+        onWrite,
+        scheduler ?? asapScheduler,
+        !scheduler,
+      ).start(frames$),
     );
 }
