@@ -40,7 +40,7 @@ function routes(overrides: Partial<Routes> = {}, targets = ['main', 'backup']): 
 function scripted(now: () => number, scripts: Record<string, Observable<UpstreamChunk>[]>) {
   const opened: string[] = [];
   const open$ = (post: UpstreamPost) => {
-    const id = new URL(post.url).hostname;
+    const id = new URL(post.endpoint.origin).hostname;
     opened.push(`${now()}:${id}`);
     return scripts[id]!.shift()!;
   };

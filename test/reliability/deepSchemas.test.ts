@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openUpstream } from '../../src/agent/llm/openUpstream.js';
+import { UpstreamEndpoint } from '../../src/agent/llm/UpstreamEndpoint.js';
 import { MAX_SCHEMA_CHARS, MAX_SCHEMA_DEPTH } from '../../src/chat/boundSchema.js';
 import { UpstreamError } from '../../src/errors/UpstreamError.js';
 import { answer } from '../support/scriptedUpstream.js';
@@ -123,7 +124,7 @@ describe('openUpstream', () => {
   it('fails a body it cannot serialise as its own error, never as the upstream closing the connection', async () => {
     const { upstream } = await gateways.start([answer('never')]);
     const failure = await openUpstream({
-      url: `${upstream.baseUrl}/chat/completions`,
+      endpoint: new UpstreamEndpoint(`${upstream.baseUrl}/chat/completions`),
       body: { n: 1n },
       signal: new AbortController().signal,
     }).catch((error: unknown) => error);

@@ -1,12 +1,13 @@
-import { request, type Dispatcher } from 'undici';
+import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { parseRetryAfter } from '../upstream/parseRetryAfter.js';
 import type { RequestAbort } from './RequestAbort.js';
 import { redactSecret } from './redactSecret.js';
+import type { UpstreamEndpoint } from './UpstreamEndpoint.js';
 import { toUpstreamError } from './toUpstreamError.js';
 
 export interface UpstreamPost {
-  readonly url: string;
+  readonly endpoint: UpstreamEndpoint;
   readonly apiKey?: string;
   readonly body: unknown;
   readonly signal: AbortSignal;
@@ -78,7 +79,7 @@ async function errorDetail(response: UpstreamResponse, apiKey: string | undefine
  * `text/event-stream`; every other answer becomes an `UpstreamError` of its own kind.
  */
 export async function openUpstream({
-  url,
+  endpoint,
   apiKey,
   body,
   signal,
@@ -96,10 +97,11 @@ export async function openUpstream({
   let response: UpstreamResponse;
   try {
     // undici's own `request`, not `fetch`: no WHATWG streams, a fraction of the cost per request and per chunk.
-    response = await request(url, { method: 'POST', headers, body: json, signal, dispatcher });
+    const { origin, path } = endpoint;
+    response = await (dispatcher ?? getGlobalDispatcher()).request({ origin, path, method: 'POST', headers, body: json, signal });
   } catch (error) {
     if (!signal.aborted) onResponse?.(0);
-    throw toUpstreamError(error, url, 'connect');
+    throw toUpstreamError(error, endpoint.url, 'connect');
   }
   // Body errors are read where the body is read (its iterator, `text()`); one that comes after
   // (a destroy once the reader left) must not become an uncaught 'error' event.

@@ -42,7 +42,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
     const abortWithRun = () => signal.abort();
     if (post.signal.aborted) abortWithRun();
     else post.signal.addEventListener('abort', abortWithRun, { once: true });
-    const { url, apiKey } = post;
+    const { endpoint, apiKey } = post;
 
     // Only a request still in flight is aborted: aborting a finished one costs an AbortError and its stack.
     let settled = false;
@@ -129,7 +129,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
         if (done && error === undefined && !failure && !subscriber.closed) body.dump().catch(() => undefined);
         else body.destroy();
         if (subscriber.closed || signal.aborted) return;
-        if (error !== undefined) subscriber.error(toUpstreamError(error, url, 'stream', status));
+        if (error !== undefined) subscriber.error(toUpstreamError(error, endpoint.url, 'stream', status));
         else if (failure) subscriber.error(failure);
         else if (!done && !finished)
           subscriber.error(new UpstreamError('dropped', 'ended the stream before it finished (no finish_reason and no [DONE])', status));
@@ -174,7 +174,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
       settled = true;
       // Our own abort: the subscriber left, so there is no one to tell.
       if (signal.aborted || subscriber.closed) return;
-      subscriber.error(error instanceof UpstreamError ? error : toUpstreamError(error, url, 'stream'));
+      subscriber.error(error instanceof UpstreamError ? error : toUpstreamError(error, endpoint.url, 'stream'));
     });
     return () => {
       post.signal.removeEventListener('abort', abortWithRun);

@@ -1,14 +1,17 @@
 import { Agent } from 'undici';
+import { UpstreamEndpoint } from '../llm/UpstreamEndpoint.js';
 import { CircuitBreaker } from './CircuitBreaker.js';
 import type { BreakerPolicy, Upstream } from './routes.js';
 
 /**
- * What rxgate knows of one upstream across calls: its breaker, its calls open now, and its own
- * connection pool, whose timeouts are the upstream's connect, first-byte and idle ones.
+ * What rxgate knows of one upstream across calls: its breaker, its calls open now, its own
+ * connection pool, whose timeouts are the upstream's connect, first-byte and idle ones, and where
+ * its chat completions are posted.
  */
 export class UpstreamState {
   readonly breaker: CircuitBreaker;
   readonly dispatcher: Agent;
+  readonly chatCompletions: UpstreamEndpoint;
   inFlight = 0;
 
   constructor(
@@ -19,6 +22,7 @@ export class UpstreamState {
     this.breaker = new CircuitBreaker(breaker, now);
     const { connectMs, firstByteMs, idleMs } = upstream.timeouts;
     this.dispatcher = new Agent({ connect: { timeout: connectMs }, headersTimeout: firstByteMs, bodyTimeout: idleMs });
+    this.chatCompletions = new UpstreamEndpoint(`${upstream.url.replace(/\/+$/, '')}/chat/completions`);
   }
 
   get weight(): number {

@@ -91,12 +91,11 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     // The budget bounds the wait for content too; a stream that produces is never cut by it.
     const contentMs = Math.max(1, Math.min(firstContentMs, plan.remainingMs));
     return defer(() => {
-      const url = `${upstream.url.replace(/\/+$/, '')}/chat/completions`;
       // The timeouts are the attempt's own: inside its span, a timeout is that span's error.
       const attempt$ = (traceHeaders?: Record<string, string>) =>
         options
           .open({
-            url,
+            endpoint: state.chatCompletions,
             apiKey: upstream.apiKey,
             body: request.bodyFor(target.model),
             signal: request.signal,
@@ -121,7 +120,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
                 ),
           );
       const { trace } = request;
-      return (trace ? traceAttempt(trace, info, url, attempt$) : attempt$()).pipe(
+      return (trace ? traceAttempt(trace, info, state.chatCompletions.url, attempt$) : attempt$()).pipe(
         watchAttempt({ info, state, observer, callObserver: request.observer, tellCommit: severalUpstreams }),
       );
     });
