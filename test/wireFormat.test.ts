@@ -83,12 +83,15 @@ describe('the Chat Completions wire format', () => {
     expect(text.split(': keepalive\n\n').length - 1).toBeGreaterThanOrEqual(3);
   });
 
-  it('answers a non-streaming request with one chat.completion', async () => {
+  it('answers a non-streaming request with one chat.completion, as JSON in UTF-8 with its length in bytes', async () => {
     app = await startApp(new ScriptedAgent([say('Hello'), say(' there'), usage(5, 2), finish()]));
     const response = await post(app.url, { model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] });
-    const body = await response.json();
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const body: unknown = JSON.parse(bytes.toString('utf8'));
 
     expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-length')).toBe(String(bytes.length));
     expect(body).toEqual({
       id: expect.stringMatching(/^chatcmpl-/),
       object: 'chat.completion',
@@ -97,5 +100,16 @@ describe('the Chat Completions wire format', () => {
       choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there' }, logprobs: null, finish_reason: 'stop' }],
       usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
     });
+  });
+
+  it('counts the bytes, not the characters, of a non-streaming answer beyond ASCII', async () => {
+    app = await startApp(new ScriptedAgent([say('こんにちは 👋'), finish()]));
+    const response = await post(app.url, { model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] });
+    const bytes = Buffer.from(await response.arrayBuffer());
+
+    expect(response.headers.get('content-length')).toBe(String(bytes.length));
+    expect((JSON.parse(bytes.toString('utf8')) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe(
+      'こんにちは 👋',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { toOpenAIError } from '../errors/toOpenAIError.js';
+import { sendJsonAnswer } from './jsonAnswer.js';
 
 /** Answers with the OpenAI error envelope; a response that already started is cut instead. */
 export function sendError(res: Response, error: unknown): void {
@@ -7,6 +8,5 @@ export function sendError(res: Response, error: unknown): void {
     res.destroy();
     return;
   }
-  const { status, body, headers = {} } = toOpenAIError(error);
-  res.status(status).set(headers).json(body);
+  sendJsonAnswer(res, toOpenAIError(error));
 }
