@@ -48,7 +48,7 @@ export function serveJson(
         if (beforeAnswer) answered = reply({ status: 200, body: answer }, served);
         else {
           answered = Promise.resolve(served);
-          res.json(answer);
+          sendJsonAnswer(res, { status: 200, body: answer });
         }
       },
       error: (error: unknown) => {
