@@ -4,8 +4,7 @@ import { Cancellation } from '../src/agent/cancellation.js';
 import { writeTo } from '../src/sse/writeTo.js';
 import { FakeSink } from '../src/testing.js';
 
-const checkPhasesLater = (count: number): Promise<void> =>
-  new Promise((resolve) => (count === 0 ? resolve() : setImmediate(() => void checkPhasesLater(count - 1).then(resolve))));
+const checkPhase = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 // Real event-loop phases, not virtual time: marbles/writeTo.spec.ts fixes the turns themselves.
 describe('writeTo with its default scheduler', () => {
@@ -19,7 +18,8 @@ describe('writeTo with its default scheduler', () => {
     });
 
     frames$.pipe(writeTo(sink, { cancellation: new Cancellation() })).subscribe();
-    await checkPhasesLater(2);
+    await checkPhase();
+    await checkPhase();
 
     expect(order).toEqual(['upstream request sent, 0 writes before']);
     expect(sink.writes.map((write) => write.chunk)).toEqual(['data: role\n\ndata: a\n\n']);
@@ -33,7 +33,8 @@ describe('writeTo with its default scheduler', () => {
       emit = (frame) => subscriber.next(frame);
     });
     frames$.pipe(writeTo(sink, { cancellation: new Cancellation() })).subscribe();
-    await checkPhasesLater(2);
+    await checkPhase();
+    await checkPhase();
     emit('data: b\n\n');
     await Promise.resolve();
     expect(sink.writes.map((write) => write.chunk)).toEqual(['data: role\n\n', 'data: b\n\n']);
