@@ -43,12 +43,13 @@ export function serveJson(
   };
   return new Promise<Served>((resolve) => {
     answer$.pipe(takeUntil(responseEnd$(res, lifecycle, metrics))).subscribe({
-      next: (answer) => {
+      next: (body) => {
         const served: Served = { outcome: 'completed', usage: lifecycle.usage };
-        if (beforeAnswer) answered = reply({ status: 200, body: answer }, served);
+        const answer: JsonAnswer = { status: 200, body };
+        if (beforeAnswer) answered = reply(answer, served);
         else {
           answered = Promise.resolve(served);
-          sendJsonAnswer(res, { status: 200, body: answer });
+          sendJsonAnswer(res, answer);
         }
       },
       error: (error: unknown) => {
