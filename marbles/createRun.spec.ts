@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Cancellation } from '../src/agent/cancellation.js';
-import { createRun } from '../src/agent/createRun.js';
+import { createAbortableRun, createRun } from '../src/agent/createRun.js';
 import { InterruptReason } from '../src/agent/interruptReason.js';
+import type { RunAbort } from '../src/agent/RunAbort.js';
 import { EVENTS } from './support/chatFrames.js';
 import { marbles } from './support/marbles.js';
 
@@ -41,5 +42,22 @@ describe('createRun', () => {
     m.flush();
     expect(interrupts).toEqual([]);
     expect(signal?.aborted).toBe(false);
+  }));
+
+  it('aborts the RunAbort a run was started with when it is unsubscribed, with the reason, and then interrupts it', marbles((m) => {
+    const told: string[] = [];
+    let abort: RunAbort | undefined;
+    const cancellation = new Cancellation();
+    cancellation.cancelWith(InterruptReason.stopRequested);
+    const run$ = createAbortableRun(cancellation, (given) => {
+      abort = given;
+      given.addEventListener('abort', () => told.push(`aborted: ${String(given.reason)}`));
+      return { events: m.cold('-a-b-|', EVENTS), interrupt: (reason) => told.push(`interrupted: ${reason}`) };
+    });
+
+    m.expect(run$, '^--!').toBeObservable('-a-', EVENTS);
+    m.flush();
+    expect(told).toEqual([`aborted: ${InterruptReason.stopRequested}`, `interrupted: ${InterruptReason.stopRequested}`]);
+    expect(abort?.signal.reason).toBe(InterruptReason.stopRequested);
   }));
 });

@@ -3,6 +3,7 @@ import type { AgentEvent } from './agentEvent.js';
 import type { Cancellation } from './cancellation.js';
 import type { InterruptReason } from './interruptReason.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { RunAbort } from './RunAbort.js';
 
 /** One run of an agent: work that honours an `AbortSignal`, and optionally a way to interrupt it. */
 export interface InterruptibleRun {
@@ -59,11 +60,23 @@ class RunEvents implements Observer<AgentEvent> {
 export function createRun(
   cancellation: Cancellation,
   start: (signal: AbortSignal) => InterruptibleRun,
+  options: CreateRunOptions = {},
+): Observable<AgentEvent> {
+  return createAbortableRun(cancellation, (abort) => start(abort.signal), options);
+}
+
+/**
+ * `createRun` for work that needs no `AbortSignal` up front: `start` gets the run's `RunAbort`,
+ * which makes one only when asked (`abort.signal`), so a run that never asks makes none.
+ */
+export function createAbortableRun(
+  cancellation: Cancellation,
+  start: (abort: RunAbort) => InterruptibleRun,
   { logger = silentLogger }: CreateRunOptions = {},
 ): Observable<AgentEvent> {
   return new Observable<AgentEvent>((subscriber) => {
-    const controller = new AbortController();
-    const run = start(controller.signal);
+    const abort = new RunAbort();
+    const run = start(abort);
     const events = new RunEvents(subscriber);
     const subscription = from(run.events).subscribe(events);
     return () => {
@@ -71,7 +84,7 @@ export function createRun(
       if (events.settled) return;
       events.settled = true;
       const reason = cancellation.reason;
-      controller.abort(reason);
+      abort.abort(reason);
       cancellation.notifyInterrupted();
       try {
         run.interrupt?.(reason);

@@ -5,7 +5,8 @@ import { silentLogger, type Logger } from '../../logger.js';
 import type { Agent, AgentRequest, ChatMessage, ToolCall, ToolChoice } from '../agent.js';
 import type { AgentEvent, FinishReason, Usage } from '../agentEvent.js';
 import { clientToolConflicts } from '../clientToolConflicts.js';
-import { createRun } from '../createRun.js';
+import { createAbortableRun } from '../createRun.js';
+import type { AbortNotice, RunAbort } from '../RunAbort.js';
 import { queueSteers, type SteerQueue } from '../queueSteers.js';
 import { sumUsage, ZERO_USAGE } from '../sumUsage.js';
 import { approvalPolicy } from '../tools/approvalPolicy.js';
@@ -107,7 +108,7 @@ function callsToResume({ messages, approvals }: AgentRequest): readonly ToolCall
 
 /** What every model call and tool call of one run shares. */
 interface RunState {
-  readonly signal: AbortSignal;
+  readonly abort: RunAbort;
   readonly gate: ToolGate;
   readonly steers: SteerQueue;
   /** The run's span, which its tool calls' spans hang below; none with tracing off. */
@@ -190,7 +191,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     request: AgentRequest,
     messages: readonly ChatMessage[],
     iteration: number,
-    signal: AbortSignal,
+    signal: AbortNotice,
     serverTools: OfferedTools,
   ): Observable<TurnEvent> {
     const clientTools = request.clientTools ?? [];
@@ -229,8 +230,8 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       const { trace } = run;
       const calls$ = calls.map(({ tool, call }) =>
         trace
-          ? traceToolCall(trace, tool, call, (traced) => gateToolCall(tool, traced, run.signal, run.gate))
-          : gateToolCall(tool, call, run.signal, run.gate),
+          ? traceToolCall(trace, tool, call, (traced) => gateToolCall(tool, traced, run.abort.signal, run.gate))
+          : gateToolCall(tool, call, run.abort.signal, run.gate),
       );
       const tools$ = merge(...calls$).pipe(
         tap((event) => {
@@ -254,7 +255,6 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     // The history as it is when no steer came: a spread copy keeps room for 17 messages more, for the run's life.
     const messages: readonly ChatMessage[] =
       steers.length > 0 ? history.concat(steers.map((input): ChatMessage => ({ role: 'user', content: input }))) : history;
-    const { signal } = run;
     logger.debug({ iteration, messages: messages.length, steers: steers.length }, 'calling the upstream model');
     // The tools of this moment: a tool the model was offered is the one that runs, even if the list changes meanwhile.
     const serverTools = offer(request.approvals !== undefined);
@@ -262,7 +262,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     // Deltas pass straight through; only the turn's end (its last value) decides what comes next:
     // continueAfterTurn, where connect and merge held a subject and four subscribers per call.
     // Every model call's usage passes there too: the run's is summed on the way, not by a tap of its own.
-    const call$ = callModel(request, messages, iteration, signal, serverTools).pipe(
+    const call$ = callModel(request, messages, iteration, run.abort, serverTools).pipe(
       continueAfterTurn(afterTurn, (usage) => (run.usage = sumUsage(run.usage, usage))),
     );
     return steered.length > 0 ? concat(steered, call$) : call$;
@@ -308,9 +308,9 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     models: caller.routeNames(),
     close: () => caller.close(),
     run(request, cancellation) {
-      return createRun(
+      return createAbortableRun(
         cancellation,
-        (signal) => {
+        (abort) => {
           const [conflict] = clientToolConflicts(serverToolNames(), request.clientTools ?? []);
           if (conflict) {
             const message = `the client tool "${conflict.name}" (tools[${conflict.index}]) has the name of one of the agent's own tools; rename it`;
@@ -323,9 +323,9 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
             scheduler,
           };
           const steers = queueSteers(request.steers$);
-          const state: RunState = { signal, gate, steers, trace: request.trace, usage: ZERO_USAGE };
+          const state: RunState = { abort, gate, steers, trace: request.trace, usage: ZERO_USAGE };
           const resumed = callsToResume(request);
-          // Called once per subscription already (createRun), so no defer of its own.
+          // Called once per subscription already (createAbortableRun), so no defer of its own.
           const start$ =
             resumed.length > 0
               ? runTools(resumed, offer(), state, (toolMessages) => converse(request, [...request.messages, ...toolMessages], 1, state))

@@ -1,6 +1,7 @@
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { parseRetryAfter } from '../upstream/parseRetryAfter.js';
+import type { AbortNotice } from '../RunAbort.js';
 import type { RequestAbort } from './RequestAbort.js';
 import { redactSecret } from './redactSecret.js';
 import type { UpstreamEndpoint } from './UpstreamEndpoint.js';
@@ -10,7 +11,8 @@ export interface UpstreamPost {
   readonly endpoint: UpstreamEndpoint;
   readonly apiKey?: string;
   readonly body: unknown;
-  readonly signal: AbortSignal;
+  /** The run's abort: an `AbortSignal`, or a run's `RunAbort`. */
+  readonly signal: AbortNotice;
   /** Sent as `X-Request-Id`, so the upstream's logs line up with ours. */
   readonly requestId?: string;
   /** Told the HTTP status of every answer, and 0 for a call that got none (metrics). */

@@ -5,6 +5,7 @@ import { UpstreamError } from '../../errors/UpstreamError.js';
 import { deadline } from '../llm/deadline.js';
 import { firstValueTimeout } from '../llm/firstValueTimeout.js';
 import type { UpstreamPost } from '../llm/openUpstream.js';
+import type { AbortNotice } from '../RunAbort.js';
 import type { UpstreamChunk } from '../llm/upstreamChunk.js';
 import { AttemptPlan, type PlannedAttempt } from './AttemptPlan.js';
 import type { AttemptInfo, AttemptObserver } from './AttemptObserver.js';
@@ -21,7 +22,7 @@ export interface ModelCallRequest {
   readonly route: string;
   /** The request body for the model name a target knows the model by. */
   readonly bodyFor: (model: string) => Readonly<Record<string, unknown>>;
-  readonly signal: AbortSignal;
+  readonly signal: AbortNotice;
   readonly requestId?: string;
   /** Told of this call's attempts, besides the caller's own observer. */
   readonly observer?: AttemptObserver;
