@@ -3,7 +3,7 @@ import { asyncScheduler, concat, defer, EMPTY, of, tap, using, type Observable, 
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Agent, AgentRequest } from '../agent.js';
 import type { AgentEvent, AgentEventOf } from '../agentEvent.js';
-import { createRun } from '../createRun.js';
+import { createAbortableRun } from '../createRun.js';
 import { lastUserText } from '../lastUserText.js';
 import { queueSteers } from '../queueSteers.js';
 import { approvalPolicy } from '../tools/approvalPolicy.js';
@@ -76,9 +76,9 @@ export function createOfflineAgent(options: OfflineAgentOptions = {}): Agent {
     description: `offline agent (no model; tools: ${[...toolNames].join(', ') || 'none'})`,
     serverToolNames: [...toolNames],
     run(request, cancellation) {
-      return createRun(
+      return createAbortableRun(
         cancellation,
-        (signal) => {
+        (abort) => {
           const forced = forcedClientTool(request);
           if (forced !== undefined) return { events: callClientTool(forced, lastUserText(request.messages)) };
           const gate: ToolGate = {
@@ -108,7 +108,7 @@ export function createOfflineAgent(options: OfflineAgentOptions = {}): Agent {
             const waiting = plan.call ? pendingApprovals([{ tool, call: plan.call }], gate) : [];
             if (waiting.length > 0) return of<AgentEvent[]>(...waiting, { type: 'finish', reason: 'stop' });
             let outcome: AgentEventOf<'tool_end'> | undefined;
-            const tool$ = plan.call ? gateToolCall(tool, plan.call, signal, gate) : EMPTY;
+            const tool$ = plan.call ? gateToolCall(tool, plan.call, abort.signal, gate) : EMPTY;
             return concat(
               tool$.pipe(
                 tap((event) => {
