@@ -1,8 +1,14 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const TSCONFIG = fileURLToPath(new URL('./tsconfig.gateway.json', import.meta.url));
 /** Where `tsconfig.gateway.json` puts the compiled gateway (under node_modules, so no linter or formatter reads it). */
 export const COMPILED_GATEWAY = fileURLToPath(new URL('../node_modules/.cache/rxgate-bench/bench/gateway.js', import.meta.url));
@@ -15,8 +21,38 @@ let built: Promise<void> | undefined;
  * Once per bench process; incremental, so an unchanged tree takes a few seconds.
  */
 export function buildGateway(): Promise<void> {
-  built ??= promisify(execFile)(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', TSCONFIG]).then(
-    () => undefined,
-  );
+  built ??= run(process.execPath, [TSC, '-p', TSCONFIG]).then(() => undefined);
   return built;
+}
+
+/**
+ * Compiles the gateway process as it was committed at git `ref` (a commit, a tag, a branch), with
+ * this checkout's packages, beside the working tree's build; returns its entry point, for
+ * `launchGateway`'s `gateway` option. For measuring a change side by side with the build before it.
+ */
+export async function buildGatewayAt(ref: string): Promise<string> {
+  const { stdout } = await run('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: ROOT });
+  const commit = stdout.trim();
+  // Under node_modules, as the working tree's build: the compiled files find the packages from there.
+  const outDir = join(ROOT, 'node_modules/.cache/rxgate-at', commit);
+  const tree = await mkdtemp(join(tmpdir(), 'rxgate-at-'));
+  try {
+    const archive = join(tree, 'tree.tar');
+    await run('git', ['archive', '--output', archive, commit], { cwd: ROOT });
+    await run('tar', ['-xf', archive, '-C', tree]);
+    await symlink(join(ROOT, 'node_modules'), join(tree, 'node_modules'));
+    // Its own build info: the tree's tsconfig would share the working tree's (through the link).
+    await run(process.execPath, [
+      TSC,
+      '-p',
+      join(tree, 'bench/tsconfig.gateway.json'),
+      '--outDir',
+      outDir,
+      '--tsBuildInfoFile',
+      join(outDir, 'tsbuildinfo'),
+    ]);
+  } finally {
+    await rm(tree, { recursive: true, force: true });
+  }
+  return join(outDir, 'bench/gateway.js');
 }

@@ -16,6 +16,8 @@ export interface Gateway {
 export interface LaunchOptions {
   /** A command that runs Node under it (`['valgrind', '--tool=callgrind']`, say): the process is that command's. Default: none. */
   readonly under?: readonly string[];
+  /** The compiled gateway process to run (`buildGatewayAt`'s, say). Default: the working tree's, built first (`buildGateway`). */
+  readonly gateway?: string;
 }
 
 /**
@@ -27,12 +29,12 @@ export async function launchGateway(
   kind: GatewayKind,
   upstreamUrl: string,
   settings: Record<string, string> = {},
-  { under = [] }: LaunchOptions = {},
+  { under = [], gateway }: LaunchOptions = {},
 ): Promise<Gateway> {
-  await buildGateway();
+  if (gateway === undefined) await buildGateway();
   const nodeArgs = ['--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
   const [command, ...commandArgs] = under;
-  const child = fork(COMPILED_GATEWAY, [kind, upstreamUrl, JSON.stringify(settings)], {
+  const child = fork(gateway ?? COMPILED_GATEWAY, [kind, upstreamUrl, JSON.stringify(settings)], {
     ...(command === undefined ? { execArgv: nodeArgs } : { execPath: command, execArgv: [...commandArgs, process.execPath, ...nodeArgs] }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
