@@ -12,6 +12,8 @@ const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const TSCONFIG = fileURLToPath(new URL('./tsconfig.gateway.json', import.meta.url));
 /** Where `tsconfig.gateway.json` puts the compiled gateway (under node_modules, so no linter or formatter reads it). */
 export const COMPILED_GATEWAY = fileURLToPath(new URL('../node_modules/.cache/rxgate-bench/bench/gateway.js', import.meta.url));
+/** `phaseProbe.ts` compiled beside it. */
+export const COMPILED_PHASE_PROBE = fileURLToPath(new URL('../node_modules/.cache/rxgate-bench/bench/phaseProbe.js', import.meta.url));
 
 let built: Promise<void> | undefined;
 

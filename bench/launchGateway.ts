@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { buildGateway, COMPILED_GATEWAY } from './buildGateway.js';
+import { pathToFileURL } from 'node:url';
+import { buildGateway, COMPILED_GATEWAY, COMPILED_PHASE_PROBE } from './buildGateway.js';
 import type { GatewayKind, GatewayMessage, GatewayStats } from './gateway.js';
 
 export interface Gateway {
@@ -31,8 +32,14 @@ export async function launchGateway(
   settings: Record<string, string> = {},
   { under = [], gateway }: LaunchOptions = {},
 ): Promise<Gateway> {
-  if (gateway === undefined) await buildGateway();
-  const nodeArgs = ['--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
+  const phases = process.env.BENCH_PHASES === '1';
+  // The probe is the working tree's, whichever build runs.
+  if (gateway === undefined || phases) await buildGateway();
+  const nodeArgs = [
+    '--expose-gc',
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ...(phases ? ['--import', pathToFileURL(COMPILED_PHASE_PROBE).href] : []),
+  ];
   const [command, ...commandArgs] = under;
   const child = fork(gateway ?? COMPILED_GATEWAY, [kind, upstreamUrl, JSON.stringify(settings)], {
     ...(command === undefined ? { execArgv: nodeArgs } : { execPath: command, execArgv: [...commandArgs, process.execPath, ...nodeArgs] }),
