@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RunAbort } from '../src/agent/RunAbort.js';
 
 describe('RunAbort', () => {
-  it('tells each listener once, with no AbortSignal made, and none after a listener left', () => {
+  it('tells each listener once, and none after it left', () => {
     const abort = new RunAbort();
     const told: string[] = [];
     const left = () => told.push('left');
