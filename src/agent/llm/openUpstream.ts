@@ -2,7 +2,7 @@ import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { parseRetryAfter } from '../upstream/parseRetryAfter.js';
 import type { AbortNotice } from '../RunAbort.js';
-import type { RequestAbort } from './RequestAbort.js';
+import type { RequestAbort } from '../RequestAbort.js';
 import { redactSecret } from './redactSecret.js';
 import type { UpstreamEndpoint } from './UpstreamEndpoint.js';
 import { toUpstreamError } from './toUpstreamError.js';

@@ -7,7 +7,7 @@ import { redactSecret } from './redactSecret.js';
 import { TextFrameTemplate } from './TextFrameTemplate.js';
 import { toUpstreamError } from './toUpstreamError.js';
 import { readUpstreamChunk } from './readUpstreamChunk.js';
-import { RequestAbort } from './RequestAbort.js';
+import { RequestAbort } from '../RequestAbort.js';
 import { StreamTextDecoder } from './StreamTextDecoder.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 
