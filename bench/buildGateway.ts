@@ -10,10 +10,11 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const TSCONFIG = fileURLToPath(new URL('./tsconfig.gateway.json', import.meta.url));
-/** Where `tsconfig.gateway.json` puts the compiled gateway (under node_modules, so no linter or formatter reads it). */
-export const COMPILED_GATEWAY = fileURLToPath(new URL('../node_modules/.cache/rxgate-bench/bench/gateway.js', import.meta.url));
+/** Where `tsconfig.gateway.json` puts the compiled bench files (under node_modules, so no linter or formatter reads them). */
+const COMPILED_BENCH = new URL('../node_modules/.cache/rxgate-bench/bench/', import.meta.url);
+export const COMPILED_GATEWAY = fileURLToPath(new URL('gateway.js', COMPILED_BENCH));
 /** `phaseProbe.ts` compiled beside it. */
-export const COMPILED_PHASE_PROBE = fileURLToPath(new URL('../node_modules/.cache/rxgate-bench/bench/phaseProbe.js', import.meta.url));
+export const COMPILED_PHASE_PROBE = fileURLToPath(new URL('phaseProbe.js', COMPILED_BENCH));
 
 let built: Promise<void> | undefined;
 
