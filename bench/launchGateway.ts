@@ -37,7 +37,7 @@ export async function launchGateway(
   if (gateway === undefined || phases) await buildGateway();
   const nodeArgs = [
     '--expose-gc',
-    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, '--cpu-prof-interval=50'] : []),
     ...(phases ? ['--import', pathToFileURL(COMPILED_PHASE_PROBE).href] : []),
   ];
   const [command, ...commandArgs] = under;

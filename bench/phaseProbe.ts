@@ -12,16 +12,23 @@ import { median } from './stats.js';
 
 interface Phases {
   readonly arrived: number;
+  /** Answered as SSE, or not: known once the response has finished. */
+  streaming?: boolean;
   bodyRead?: number;
   checkPhase?: number;
+  upstreamCalled?: number;
   upstreamSent?: number;
   upstreamHeaders?: number;
   finished?: number;
 }
 
-const PHASES: readonly (readonly [name: string, from: keyof Phases, to: keyof Phases])[] = [
+type Instant = Exclude<keyof Phases, 'streaming'>;
+
+const PHASES: readonly (readonly [name: string, from: Instant, to: Instant])[] = [
   ['request to its body read', 'arrived', 'bodyRead'],
   ['body read to the check phase after it', 'bodyRead', 'checkPhase'],
+  ['request to the upstream call', 'arrived', 'upstreamCalled'],
+  ['upstream call to its request written', 'upstreamCalled', 'upstreamSent'],
   ['request to the upstream request written', 'arrived', 'upstreamSent'],
   ['upstream request to its response headers', 'upstreamSent', 'upstreamHeaders'],
   ['upstream response headers to the response finished', 'upstreamHeaders', 'finished'],
@@ -44,21 +51,24 @@ Server.prototype.emit = function (this: Server, event: string | symbol, ...args:
     });
     res.once('finish', () => {
       phases.finished = performance.now();
+      // The head as written: a relay may pass the upstream's headers to `writeHead`, which `getHeader` does not see.
+      const head = (res as unknown as { _header: string | null })._header ?? '';
+      phases.streaming = /^content-type: text\/event-stream/im.test(head);
       done.push(phases);
     });
   }
   return Reflect.apply(emit, this, [event, ...args]) as boolean;
 } as typeof Server.prototype.emit;
 
-const stamp = (phase: 'upstreamSent' | 'upstreamHeaders') => () => {
+const stamp = (phase: 'upstreamCalled' | 'upstreamSent' | 'upstreamHeaders') => () => {
   if (current !== undefined) current[phase] ??= performance.now();
 };
+subscribe('undici:request:create', stamp('upstreamCalled'));
 subscribe('undici:client:sendHeaders', stamp('upstreamSent'));
 subscribe('undici:request:headers', stamp('upstreamHeaders'));
 
-process.once('exit', () => {
-  const counted = done.slice(Math.floor(done.length / 2));
-  const medians = Object.fromEntries(
+const mediansOf = (counted: readonly Phases[]) =>
+  Object.fromEntries(
     PHASES.map(([name, from, to]) => {
       const spans = counted.flatMap((phases) => {
         const [start, end] = [phases[from], phases[to]];
@@ -67,8 +77,19 @@ process.once('exit', () => {
       return [name, Number(median(spans).toFixed(3))];
     }),
   );
-  // The gateway's kind, and the build it runs (the working tree's, or `buildGatewayAt`'s).
-  process.stderr.write(
-    `${JSON.stringify({ phases: process.argv[2], build: process.argv[1], requests: counted.length, medianMs: medians })}\n`,
-  );
+
+process.once('exit', () => {
+  const counted = done.slice(Math.floor(done.length / 2));
+  for (const streaming of [false, true]) {
+    const ofMode = counted.filter((phases) => phases.streaming === streaming);
+    // The gateway's kind, and the build it runs (the working tree's, or `buildGatewayAt`'s).
+    const line = {
+      phases: process.argv[2],
+      build: process.argv[1],
+      mode: streaming ? 'streaming' : 'non-streaming',
+      requests: ofMode.length,
+      medianMs: mediansOf(ofMode),
+    };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+  }
 });

@@ -76,7 +76,10 @@ describe('chat completions', () => {
     const url = await open(new ScriptedAgent([say('hello'), finish()]));
     expect(await (await chat(url, true)).text()).toContain('data: [DONE]');
 
-    expectCounted(await scrapeCounted(url, CHAT, 200, 'completed'), { route: CHAT, status: 200, outcome: 'completed', sse: true });
+    const metrics = await scrapeCounted(url, CHAT, 200, 'completed');
+    expectCounted(metrics, { route: CHAT, status: 200, outcome: 'completed', sse: true });
+    // Observed once, at the first write (the one that carries the headers).
+    expect(sampleOf(metrics, 'rxgate_time_to_first_byte_seconds_count')).toBe(1);
   });
 
   // A short write goes out as a string; a long one (past Node's pooled size) is encoded by the writer.
@@ -96,7 +99,9 @@ describe('chat completions', () => {
     const url = await open(new ScriptedAgent([say('hello'), finish()]));
     expect((await chat(url, false)).status).toBe(200);
 
-    expectCounted(await scrapeCounted(url, CHAT, 200, 'completed'), { route: CHAT, status: 200, outcome: 'completed', sse: false });
+    const metrics = await scrapeCounted(url, CHAT, 200, 'completed');
+    expectCounted(metrics, { route: CHAT, status: 200, outcome: 'completed', sse: false });
+    expect(sampleOf(metrics, 'rxgate_time_to_first_byte_seconds_count')).toBe(0);
   });
 
   it('streaming: a client that leaves mid-stream is client_disconnected, in flight until it leaves', async () => {

@@ -70,9 +70,12 @@ describe('failover before the first content', () => {
     expect(scripted('backup').requests[0]!.headers.authorization).toBe('Bearer sk-routed-secret-5678');
   });
 
-  it('connection refused on main: backup answers, streaming, with one role chunk and [DONE]', async () => {
+  it('connection refused on main: backup answers, streaming, with one role chunk and [DONE], and no upstream named', async () => {
     const { gateway, scripted } = await start({ main: 'refused', backup: [fromBackup] }, SMART);
-    const sent = await streamed(gateway.url);
+    const response = await ask(gateway.url, { stream: true });
+    // The headers go out before the answer is known to be main's: naming its first attempt would name main.
+    expect(response.headers.get('x-rxgate-upstream')).toBeNull();
+    const sent = dataFrames(await readUntil(response.body!, () => false));
     expect(sent.at(-1)).toBe('[DONE]');
     const roles = sent.filter((frame) => (frame as { choices?: { delta?: { role?: string } }[] }).choices?.[0]?.delta?.role);
     expect(roles).toHaveLength(1);

@@ -96,7 +96,8 @@ function serveChat(
         toolChoice,
         parallelToolCalls,
         options,
-        attemptObserver: upstreamHeader(res),
+        // A stream's headers go out before its answer is known to come from its first attempt: it names none.
+        attemptObserver: request.stream ? undefined : upstreamHeader(res),
         trace: locals.trace,
       },
       lifecycle.cancellation,

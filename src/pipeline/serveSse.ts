@@ -12,6 +12,8 @@ import { outcomeOfInterrupt, type Served } from './served.js';
 import { ssePipeline } from './ssePipeline.js';
 import type { SseProtocol } from './sseProtocol.js';
 
+const SSE_HEADER_ENTRIES = Object.entries(SSE_HEADERS);
+
 export interface ServeSseOptions<In, Out> {
   readonly lifecycle: Lifecycle;
   readonly metrics: Metrics;
@@ -48,11 +50,14 @@ class SseResponse implements Observer<string> {
   }
 
   next(frame: string): void {
-    if (!this.started) {
-      this.started = true;
-      this.metrics.timeToFirstByte.observe((performance.now() - localsOf(this.res).startedAt) / 1000);
-    }
+    this.started = true;
     if (frame === KEEPALIVE_FRAME) this.keepalives++;
+  }
+
+  /** Counts a write; the first is the response's first byte. */
+  wrote(bytes: number): void {
+    if (this.bytes === 0) this.metrics.timeToFirstByte.observe((performance.now() - localsOf(this.res).startedAt) / 1000);
+    this.bytes += bytes;
   }
 
   complete(): void {
@@ -105,7 +110,10 @@ export function serveSse<In, Out>(
   const locals = localsOf(res);
   const route = routeOf(req);
   const { cancellation } = lifecycle;
-  res.writeHead(200, SSE_HEADERS);
+  // Set, not written: Node writes them with the first frame, after the upstream request the
+  // subscription below sets going (see `writeTo`), so building them does not hold that request up.
+  res.statusCode = 200;
+  for (const [name, value] of SSE_HEADER_ENTRIES) res.setHeader(name, value);
 
   const response = new SseResponse(res, lifecycle, metrics, protocol, route);
   const frames$ = ssePipeline(source$, protocol, {
@@ -123,7 +131,7 @@ export function serveSse<In, Out>(
       locals.logger.warn({ err: error }, 'run failed');
     },
     onCompact: () => metrics.slowClientCompactions.inc(),
-    onWrite: (bytes) => (response.bytes += bytes),
+    onWrite: (bytes) => response.wrote(bytes),
   });
   frames$.subscribe(response);
   // A protocol that hands over a frame at once (the role chunk) sends the headers with it, in one
