@@ -56,6 +56,7 @@ export class ResponseDraft {
   #usage: Usage = ZERO_USAGE;
   #finishReason: FinishReason | undefined;
   #sequence = 0;
+  #interruption: ResponseStreamEvent[] | undefined;
   /** What the run failed with, once `fail` was called (a non-streaming answer reports it as an HTTP error). */
   failure: unknown;
 
@@ -136,6 +137,21 @@ export class ResponseDraft {
       return [...closing, this.event('response.incomplete', { response: this.snapshot('incomplete', cutOff) })];
     }
     return [...closing, this.event('response.completed', { response: this.snapshot('completed') })];
+  }
+
+  /**
+   * The end of a response that was interrupted (a stop, shutdown, a client that left): the items
+   * still open closed as `incomplete`, as `complete` closes those a limit cut, then
+   * `response.incomplete`. The same events on every call, so that a stream and the log it is kept
+   * in end alike.
+   */
+  interrupted(): ResponseStreamEvent[] {
+    this.#interruption ??= [
+      ...this.#close('incomplete'),
+      ...this.#closeCalls('incomplete'),
+      this.event('response.incomplete', { response: this.snapshot('incomplete', 'interrupted') }),
+    ];
+    return this.#interruption;
   }
 
   fail(error: unknown): ResponseStreamEvent[] {

@@ -10,7 +10,7 @@ import { toResponseEvents } from './toResponseEvents.js';
 /**
  * The Responses API on the SSE pipeline: typed events from `response.created` to one terminal
  * event, sent once `onSettled` has stored its response. A stream the server ended (stop,
- * shutdown) still ends with a `response.incomplete` carrying the text so far. With `logged`, each
+ * shutdown) still closes its open items and ends with a `response.incomplete` carrying the text so far. With `logged`, each
  * event is handed to it first, before the terminal one waits for `onSettled`.
  */
 export function responseProtocol(
@@ -22,7 +22,7 @@ export function responseProtocol(
     encode: (events$) => events$.pipe(toResponseEvents(draft), logged ? tap(logged) : identity, savedBeforeSent(onSettled)),
     frame: responseFrame,
     isFailure: (event) => event.type === 'response.failed',
-    serverEnded: () => responseFrame(draft.event('response.incomplete', { response: draft.snapshot('incomplete', 'interrupted') })),
+    serverEnded: () => draft.interrupted().map(responseFrame).join(''),
   };
   return protocol;
 }

@@ -72,7 +72,7 @@ export async function streamResponse(
     if (log && !log.whole) {
       await kept!.release().catch((error: unknown) => logger.error({ err: error }, 'the Idempotency-Key could not be given up'));
       // Its followers end where its client did.
-      logEvent(draft.event('response.incomplete', { response: draft.snapshot('incomplete', 'interrupted') }));
+      for (const event of draft.interrupted()) logEvent(event);
       await log.stored();
     }
   }
