@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['agent'],
   ['tracing'],
   ['health', 'metrics', 'config'],
-  ['errors', 'logger', 'principal'],
+  ['errors', 'logger', 'principal', 'rx'],
 ];
 
 const SRC = resolve(import.meta.dirname, '../src');

@@ -1,9 +1,10 @@
-import { Observable, from, type ObservableInput, type Observer, type Subscriber } from 'rxjs';
+import { Observable, from, type ObservableInput, type Subscriber } from 'rxjs';
 import type { AgentEvent } from './agentEvent.js';
 import type { Cancellation } from './cancellation.js';
 import type { InterruptReason } from './interruptReason.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { RunAbort } from './RunAbort.js';
+import { OwnSubscriber } from '../rx/OwnSubscriber.js';
 
 /** One run of an agent: work that honours an `AbortSignal`, and optionally a way to interrupt it. */
 export interface InterruptibleRun {
@@ -18,21 +19,23 @@ export interface CreateRunOptions {
 }
 
 /** Passes a run's events on and notes when it settled: an object, not three closures, for every open stream. */
-class RunEvents implements Observer<AgentEvent> {
+class RunEvents extends OwnSubscriber<AgentEvent> {
   settled = false;
 
-  constructor(private readonly subscriber: Subscriber<AgentEvent>) {}
+  constructor(private readonly subscriber: Subscriber<AgentEvent>) {
+    super();
+  }
 
-  next(event: AgentEvent): void {
+  protected onNext(event: AgentEvent): void {
     this.subscriber.next(event);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     this.settled = true;
     this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     this.settled = true;
     this.subscriber.complete();
   }

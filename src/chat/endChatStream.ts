@@ -1,16 +1,19 @@
-import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
 import { DONE_FRAME } from './done.js';
 import { toErrorFrame } from './toErrorFrame.js';
+import { OwnSubscriber } from '../rx/OwnSubscriber.js';
 
 /** Passes frames on and ends the stream the chat way; an object, not three closures, for every open stream. */
-class ChatStreamEnder implements Observer<string> {
-  constructor(private readonly subscriber: Subscriber<string>) {}
+class ChatStreamEnder extends OwnSubscriber<string> {
+  constructor(private readonly subscriber: Subscriber<string>) {
+    super();
+  }
 
-  next(frame: string): void {
+  protected onNext(frame: string): void {
     this.subscriber.next(frame);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     let frame: string;
     // As in `catchError`: an error frame that cannot be made fails the stream with that error.
     try {
@@ -23,7 +26,7 @@ class ChatStreamEnder implements Observer<string> {
     this.subscriber.complete();
   }
 
-  complete(): void {
+  protected onComplete(): void {
     this.subscriber.next(DONE_FRAME);
     this.subscriber.complete();
   }

@@ -1,4 +1,4 @@
-import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import type { AgentEventOf } from '../agent/agentEvent.js';
@@ -11,6 +11,7 @@ import type {
   ChatUsage,
   RxgateToolProgress,
 } from './chatCompletionChunk.js';
+import { OwnSubscriber } from '../rx/OwnSubscriber.js';
 
 export function toChatUsage(usage: Usage): ChatUsage {
   const { cachedInputTokens, reasoningTokens } = usage;
@@ -38,7 +39,7 @@ const NO_USAGE = {};
  * sequenced as `sequenceToolCalls` does, in this subscriber: one for every delta of the answer,
  * no concat, map, filter or sequencing stages each holding their own.
  */
-class ChatChunkEncoder implements Observer<AgentEvent> {
+class ChatChunkEncoder extends OwnSubscriber<AgentEvent> {
   private readonly sequence = new ToolCallSequence();
   private usage = ZERO_USAGE;
   private finished = false;
@@ -46,18 +47,20 @@ class ChatChunkEncoder implements Observer<AgentEvent> {
   constructor(
     private readonly subscriber: Subscriber<ChatCompletionChunk>,
     private readonly meta: ChatCompletionMeta,
-  ) {}
+  ) {
+    super();
+  }
 
-  next(event: AgentEvent): void {
+  protected onNext(event: AgentEvent): void {
     if (event.type === 'finish') this.releaseHeld();
     if (!this.sequence.holds(event)) this.emit(event);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     const { meta, subscriber } = this;
     this.releaseHeld();
     if (!this.finished) subscriber.next(this.chunk({}, 'stop'));

@@ -1,7 +1,8 @@
-import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscriber, type Subscription } from 'rxjs';
 import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
+import { OwnSubscriber } from '../rx/OwnSubscriber.js';
 
 export interface MaxOutputOptions {
   /** Characters (Unicode code points) of text one answer may have; a whole number, 0 or more. Required. */
@@ -30,26 +31,29 @@ function codePoints(text: string): number {
  * Caps one answer: an object, not closures, for every answer's life. One subscriber, where map,
  * takeWhile, filter and concat held five.
  */
-class OutputCap implements Observer<AgentEvent> {
+class OutputCap extends OwnSubscriber<AgentEvent> {
   private written = 0;
   private reached = false;
-  // Assigned once subscribe returns: a source that crosses the limit synchronously is ended after that.
-  private run: Subscription | undefined = undefined;
+  // Set once subscribe returns: a source that crosses the limit synchronously is ended after that.
+  private subscribed = false;
 
   constructor(
     private readonly subscriber: Subscriber<AgentEvent>,
     private readonly maxChars: number,
     private readonly cancellation: Cancellation,
     private readonly includeReasoning: boolean,
-  ) {}
-
-  start(events$: Observable<AgentEvent>): Subscription {
-    this.run = events$.subscribe(this);
-    if (this.reached && !this.subscriber.closed) this.endAtLimit();
-    return this.run;
+  ) {
+    super();
   }
 
-  next(event: AgentEvent): void {
+  start(events$: Observable<AgentEvent>): Subscription {
+    events$.subscribe(this);
+    this.subscribed = true;
+    if (this.reached && !this.subscriber.closed) this.endAtLimit();
+    return this;
+  }
+
+  protected onNext(event: AgentEvent): void {
     if (this.reached) return;
     if (!this.counts(event)) {
       this.subscriber.next(event);
@@ -69,11 +73,11 @@ class OutputCap implements Observer<AgentEvent> {
     this.endAtLimit();
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     if (!this.reached) this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     if (!this.reached) this.subscriber.complete();
   }
 
@@ -83,8 +87,8 @@ class OutputCap implements Observer<AgentEvent> {
 
   // The run is unsubscribed (and so interrupted) before the length finish goes out.
   private endAtLimit(): void {
-    if (!this.run) return;
-    this.run.unsubscribe();
+    if (!this.subscribed) return;
+    this.unsubscribe();
     this.subscriber.next(LENGTH);
     this.subscriber.complete();
   }

@@ -1,13 +1,14 @@
-import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import { UpstreamError } from '../errors/UpstreamError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
+import { OwnSubscriber } from '../rx/OwnSubscriber.js';
 
 const ignoreUsage = (): void => undefined;
 
 /** Records one run: an object, not closures, held by every open stream for the run's life. */
-class RunRecorder implements Observer<AgentEvent> {
+class RunRecorder extends OwnSubscriber<AgentEvent> {
   private readonly started = performance.now();
   private sawToken = false;
   private usage = ZERO_USAGE;
@@ -17,9 +18,11 @@ class RunRecorder implements Observer<AgentEvent> {
     private readonly metrics: Metrics,
     private readonly onUsage: (usageSoFar: Usage) => void,
     private readonly key: string | undefined,
-  ) {}
+  ) {
+    super();
+  }
 
-  next(event: AgentEvent): void {
+  protected onNext(event: AgentEvent): void {
     const { metrics, key } = this;
     if (!this.sawToken && (event.type === 'text' || event.type === 'reasoning')) {
       this.sawToken = true;
@@ -37,12 +40,12 @@ class RunRecorder implements Observer<AgentEvent> {
     this.subscriber.next(event);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     if (error instanceof UpstreamError) this.metrics.upstreamErrors.inc({ kind: error.kind });
     this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     this.subscriber.complete();
   }
 }

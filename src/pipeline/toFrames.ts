@@ -1,15 +1,18 @@
-import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import { OwnSubscriber } from '../rx/OwnSubscriber.js';
 
 /** The state of one `toFrames` subscription: an object, not closures, for every open stream. */
-class FrameSerialiser<Out> implements Observer<Out> {
+class FrameSerialiser<Out> extends OwnSubscriber<Out> {
   constructor(
     private readonly subscriber: Subscriber<string>,
     private readonly frame: (message: Out) => string,
     private readonly isFailure: ((message: Out) => boolean) | undefined,
     private readonly onFailure: ((error?: unknown) => void) | undefined,
-  ) {}
+  ) {
+    super();
+  }
 
-  next(message: Out): void {
+  protected onNext(message: Out): void {
     let text: string;
     // A throwing serialiser fails the stream, as it would in `map`, instead of escaping the subscriber.
     try {
@@ -22,12 +25,12 @@ class FrameSerialiser<Out> implements Observer<Out> {
     this.subscriber.next(text);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     this.onFailure?.(error);
     this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     this.subscriber.complete();
   }
 }

@@ -1,13 +1,5 @@
-import {
-  asyncScheduler,
-  Observable,
-  type MonoTypeOperatorFunction,
-  type Observer,
-  type SchedulerLike,
-  type Subscriber,
-  type Subscription,
-  type Unsubscribable,
-} from 'rxjs';
+import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
+import { OwnSubscriber } from '../rx/OwnSubscriber.js';
 import { serializeComment } from './serializeFrame.js';
 
 export const KEEPALIVE_FRAME = serializeComment('keepalive');
@@ -16,22 +8,22 @@ export const KEEPALIVE_FRAME = serializeComment('keepalive');
 const checkOf = (keepalive: Keepalive): void => keepalive.check();
 
 /** One `keepalive` subscription: an object, not closures, for every open stream. It is its own teardown. */
-class Keepalive implements Observer<string>, Unsubscribable {
+class Keepalive extends OwnSubscriber<string> {
   private lastFrameAt: number;
   private timer: Subscription | undefined = undefined;
-  private source: Subscription | undefined = undefined;
 
   constructor(
     private readonly subscriber: Subscriber<string>,
     private readonly ms: number,
     private readonly scheduler: SchedulerLike,
   ) {
+    super();
     this.lastFrameAt = scheduler.now();
   }
 
   start(frames$: Observable<string>): this {
     this.check();
-    this.source = frames$.subscribe(this);
+    frames$.subscribe(this);
     return this;
   }
 
@@ -45,24 +37,24 @@ class Keepalive implements Observer<string>, Unsubscribable {
     this.timer = this.scheduler.schedule(checkOf, Math.max(0, this.lastFrameAt + this.ms - this.scheduler.now()), this);
   }
 
-  next(frame: string): void {
+  protected onNext(frame: string): void {
     this.lastFrameAt = this.scheduler.now();
     this.subscriber.next(frame);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     this.timer?.unsubscribe();
     this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     this.timer?.unsubscribe();
     this.subscriber.complete();
   }
 
-  unsubscribe(): void {
+  override unsubscribe(): void {
     this.timer?.unsubscribe();
-    this.source?.unsubscribe();
+    super.unsubscribe();
   }
 }
 

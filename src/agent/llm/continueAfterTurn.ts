@@ -1,18 +1,21 @@
-import { from, Observable, type ObservableInput, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
+import { from, Observable, type ObservableInput, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, Usage } from '../agentEvent.js';
 import type { TurnEnd, TurnEvent } from './toTurnEvents.js';
+import { OwnSubscriber } from '../../rx/OwnSubscriber.js';
 
 /** The state of one `continueAfterTurn` subscription: an object, not closures, for every model call. */
-class TurnContinuation implements Observer<TurnEvent> {
+class TurnContinuation extends OwnSubscriber<TurnEvent> {
   private end: TurnEnd | undefined;
 
   constructor(
     private readonly subscriber: Subscriber<AgentEvent>,
     private readonly next$: (end: TurnEnd) => ObservableInput<AgentEvent>,
     private readonly onUsage: (usage: Usage) => void,
-  ) {}
+  ) {
+    super();
+  }
 
-  next(event: TurnEvent): void {
+  protected onNext(event: TurnEvent): void {
     if (event.type === 'turn_end') {
       this.end = event;
       return;
@@ -21,12 +24,12 @@ class TurnContinuation implements Observer<TurnEvent> {
     this.subscriber.next(event);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     this.subscriber.error(error);
   }
 
   // Subscribed with the outer subscriber itself: its unsubscription tears the continuation down.
-  complete(): void {
+  protected onComplete(): void {
     if (this.end) from(this.next$(this.end)).subscribe(this.subscriber);
     else this.subscriber.complete();
   }

@@ -1,36 +1,29 @@
-import {
-  asyncScheduler,
-  Observable,
-  type MonoTypeOperatorFunction,
-  type Observer,
-  type SchedulerLike,
-  type Subscriber,
-  type Subscription,
-  type Unsubscribable,
-} from 'rxjs';
+import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
+import { OwnSubscriber } from '../../rx/OwnSubscriber.js';
 
 // Scheduled with the watch as its state: one function for every model call, not a closure each.
 const timeOutOf = (watch: FirstValueWatch<unknown>): void => watch.timeOut();
 
 /** One `firstValueTimeout` subscription: an object, not closures, for every model call. It is its own teardown. */
-class FirstValueWatch<T> implements Observer<T>, Unsubscribable {
+class FirstValueWatch<T> extends OwnSubscriber<T> {
   private seen = false;
   private timer: Subscription | undefined;
-  private source: Subscription | undefined;
 
   constructor(
     private readonly subscriber: Subscriber<T>,
     private readonly createError: () => Error,
     private readonly counts: (value: T) => boolean,
-  ) {}
+  ) {
+    super();
+  }
 
   start(source$: Observable<T>, ms: number, scheduler: SchedulerLike): this {
-    this.source = source$.subscribe(this);
+    source$.subscribe(this);
     if (!this.seen && !this.subscriber.closed) this.timer = scheduler.schedule(timeOutOf, ms, this as FirstValueWatch<unknown>);
     return this;
   }
 
-  next(value: T): void {
+  protected onNext(value: T): void {
     if (!this.seen && this.counts(value)) {
       this.seen = true;
       // Let go of it too: the action would otherwise live as long as the call.
@@ -40,21 +33,21 @@ class FirstValueWatch<T> implements Observer<T>, Unsubscribable {
     this.subscriber.next(value);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     this.subscriber.complete();
   }
 
   timeOut(): void {
-    this.subscriber.error(this.createError());
+    this.error(this.createError());
   }
 
-  unsubscribe(): void {
+  override unsubscribe(): void {
     this.timer?.unsubscribe();
-    this.source?.unsubscribe();
+    super.unsubscribe();
   }
 }
 

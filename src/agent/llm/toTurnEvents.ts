@@ -1,9 +1,10 @@
-import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { ToolCall } from '../agent.js';
 import type { AgentEvent, AgentEventOf, Usage } from '../agentEvent.js';
 import { createTextBuffer } from './createTextBuffer.js';
 import { createToolCallAssembler, type ToolCallAssembler } from './createToolCallAssembler.js';
 import type { UpstreamChunk, UpstreamToolCallDelta } from './upstreamChunk.js';
+import { OwnSubscriber } from '../../rx/OwnSubscriber.js';
 
 /** The last value of a model call: what the assistant said and asked for, and why it stopped. */
 export interface TurnEnd {
@@ -42,7 +43,7 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
 }
 
 /** The state of one model call's `toTurnEvents`: an object, not closures, for every open stream. */
-class TurnReader implements Observer<UpstreamChunk> {
+class TurnReader extends OwnSubscriber<UpstreamChunk> {
   // Made at the first tool-call fragment: a turn that only talks (most, and every open stream) holds none of it.
   private toolCalls: ToolCallAssembler | undefined;
   // Upstream index -> client index, in the order the client calls were recognised.
@@ -56,12 +57,14 @@ class TurnReader implements Observer<UpstreamChunk> {
   constructor(
     private readonly subscriber: Subscriber<TurnEvent>,
     private readonly clientToolNames: ReadonlySet<string>,
-  ) {}
+  ) {
+    super();
+  }
 
   // rxgate asks for one choice, so a chunk carries at most one reasoning, one content and one refusal delta,
   // emitted in that order (then its client tool-call pieces) by the one subscriber every delta
   // of every answer goes through: no branches, no inner Observable per chunk.
-  next(chunk: UpstreamChunk): void {
+  protected onNext(chunk: UpstreamChunk): void {
     const { subscriber } = this;
     if (chunk.usage) this.usage = toUsage(chunk.usage);
     const choice = chunk.choices?.[0];
@@ -82,11 +85,11 @@ class TurnReader implements Observer<UpstreamChunk> {
     }
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     if (this.usage) this.subscriber.next({ type: 'usage', usage: this.usage });
     this.subscriber.next(this.turnEnd());
     this.subscriber.complete();

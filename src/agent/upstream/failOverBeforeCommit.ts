@@ -1,10 +1,11 @@
-import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscriber, type Subscription } from 'rxjs';
+import { OwnSubscriber } from '../../rx/OwnSubscriber.js';
 
 /** The state of one `failOverBeforeCommit` subscription: one object where a defer, a tap and a catchError held two subscribers and their closures. */
-class CommitWatch<T> implements Observer<T> {
+class CommitWatch<T> extends OwnSubscriber<T> {
   private committed = false;
-  /** The failed stream's subscription, once `subscribe` returned it. */
-  private source: Subscription | undefined;
+  /** Whether `subscribe` has returned: a failure before that waits for it. */
+  private subscribed = false;
   /** A recovery from a failure that came while the failed stream was still being subscribed to. */
   private recovery$: Observable<T> | undefined;
 
@@ -12,20 +13,23 @@ class CommitWatch<T> implements Observer<T> {
     private readonly subscriber: Subscriber<T>,
     private readonly commits: (value: T) => boolean,
     private readonly recover$: (error: unknown) => Observable<T>,
-  ) {}
-
-  start(source$: Observable<T>): Subscription {
-    this.source = source$.subscribe(this);
-    if (this.recovery$) this.recover(this.recovery$);
-    return this.source;
+  ) {
+    super();
   }
 
-  next(value: T): void {
+  start(source$: Observable<T>): Subscription {
+    source$.subscribe(this);
+    this.subscribed = true;
+    if (this.recovery$) this.recover(this.recovery$);
+    return this;
+  }
+
+  protected onNext(value: T): void {
     if (!this.committed) this.committed = this.commits(value);
     this.subscriber.next(value);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     if (this.committed) {
       this.subscriber.error(error);
       return;
@@ -38,11 +42,11 @@ class CommitWatch<T> implements Observer<T> {
       this.subscriber.error(failure);
       return;
     }
-    if (this.source) this.recover(recovery$);
+    if (this.subscribed) this.recover(recovery$);
     else this.recovery$ = recovery$;
   }
 
-  complete(): void {
+  protected onComplete(): void {
     this.subscriber.complete();
   }
 
@@ -52,7 +56,7 @@ class CommitWatch<T> implements Observer<T> {
    * the recovery down.
    */
   private recover(recovery$: Observable<T>): void {
-    this.source!.unsubscribe();
+    this.unsubscribe();
     recovery$.subscribe(this.subscriber);
   }
 }

@@ -1,10 +1,11 @@
-import { Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import type { UpstreamChunk } from '../llm/upstreamChunk.js';
 import type { AttemptInfo, AttemptObserver } from './AttemptObserver.js';
 import { carriesOutput } from './carriesOutput.js';
 import { countsAgainstUpstream, failureAction } from './failureAction.js';
 import type { UpstreamState } from './UpstreamState.js';
+import { OwnSubscriber } from '../../rx/OwnSubscriber.js';
 
 /** One attempt as its upstream's state and the observers of its call see it. */
 export interface WatchedAttempt {
@@ -19,7 +20,7 @@ export interface WatchedAttempt {
 }
 
 /** The bookkeeping of one attempt: an object, not a tap's closures, for every open stream. */
-class AttemptWatch implements Observer<UpstreamChunk> {
+class AttemptWatch extends OwnSubscriber<UpstreamChunk> {
   private committed = false;
   private ended = false;
 
@@ -28,9 +29,11 @@ class AttemptWatch implements Observer<UpstreamChunk> {
     private readonly attempt: WatchedAttempt,
     /** Whether it is its half-open breaker's one trial, until that has its answer. */
     private trial: boolean,
-  ) {}
+  ) {
+    super();
+  }
 
-  next(chunk: UpstreamChunk): void {
+  protected onNext(chunk: UpstreamChunk): void {
     if (!this.committed && carriesOutput(chunk)) {
       this.committed = true;
       if (!this.told(() => this.commit())) return;
@@ -38,7 +41,7 @@ class AttemptWatch implements Observer<UpstreamChunk> {
     this.subscriber.next(chunk);
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     const { breaker } = this.attempt.state;
     const settle = () => {
       if (failureAction(error) === 'next_target') breaker.trip();
@@ -47,7 +50,7 @@ class AttemptWatch implements Observer<UpstreamChunk> {
     if (this.told(() => this.end(error instanceof UpstreamError ? error.kind : 'error', settle))) this.subscriber.error(error);
   }
 
-  complete(): void {
+  protected onComplete(): void {
     if (this.told(() => this.end('success', () => this.attempt.state.breaker.succeed()))) this.subscriber.complete();
   }
 
@@ -120,9 +123,9 @@ export function watchAttempt(attempt: WatchedAttempt): MonoTypeOperatorFunction<
       const trial = state.breaker.begin();
       state.inFlight++;
       const watch = new AttemptWatch(subscriber, attempt, trial);
-      const subscription = chunks$.subscribe(watch);
+      chunks$.subscribe(watch);
       return () => {
-        subscription.unsubscribe();
+        watch.unsubscribe();
         // A client that left says nothing about the upstream.
         watch.end('cancelled', () => undefined);
       };
