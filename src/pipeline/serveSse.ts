@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
-import type { MonoTypeOperatorFunction, Observable, Observer, SchedulerLike } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable, SchedulerLike } from 'rxjs';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
+import { OwnSubscriber } from '../rx/OwnSubscriber.js';
 import { KEEPALIVE_FRAME } from '../sse/keepalive.js';
 import { SSE_HEADERS } from '../sse/sseHeaders.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -25,7 +26,7 @@ export interface ServeSseOptions<In, Out> {
 }
 
 /** One SSE response being written: what it counts and how it ends, as an object rather than closures, for every open stream. */
-class SseResponse implements Observer<string> {
+class SseResponse extends OwnSubscriber<string> {
   /** The response must end before the run does (`responseEnd$`). */
   ended = false;
   /** The run failed (the protocol's failure frame tells the client). */
@@ -46,10 +47,11 @@ class SseResponse implements Observer<string> {
     private readonly protocol: Pick<SseProtocol<unknown, unknown>, 'serverEnded'>,
     private readonly route: string,
   ) {
+    super();
     this.served = new Promise((resolve) => (this.resolveServed = resolve));
   }
 
-  next(frame: string): void {
+  protected onNext(frame: string): void {
     this.started = true;
     if (frame === KEEPALIVE_FRAME) this.keepalives++;
   }
@@ -60,7 +62,7 @@ class SseResponse implements Observer<string> {
     this.bytes += bytes;
   }
 
-  complete(): void {
+  protected onComplete(): void {
     const { res, lifecycle } = this;
     if (!this.ended) {
       res.end();
@@ -73,7 +75,7 @@ class SseResponse implements Observer<string> {
     this.resolve({ outcome: outcomeOfInterrupt(reason), interruptReason: reason });
   }
 
-  error(error: unknown): void {
+  protected onError(error: unknown): void {
     const { res, metrics } = this;
     res.destroy();
     if (error instanceof SlowClientError) metrics.slowClientCutoffs.inc();
