@@ -265,6 +265,22 @@ describe('the Responses API with the official openai client', () => {
     expect(last).toMatchObject({ response: { status: 'incomplete', output: [{ status: 'incomplete', content: [{ text: 'partial' }] }] } });
   });
 
+  it('closes a tool of its own that was running when the server interrupted the stream as incomplete', async () => {
+    const running: ScriptStep = { event: { type: 'tool_start', callId: 'call_1', name: 'lookup', arguments: '{}' } };
+    const client = await clientFor(scripted(running, { silent: true }));
+    const stream = await client.responses.create({ input: 'hi', stream: true });
+    const events: { type: string; item?: unknown }[] = [];
+    for await (const event of stream) {
+      events.push(event);
+      if (event.type === 'response.mcp_call_arguments.done') void app!.activeRuns.stopAll(InterruptReason.shuttingDown);
+    }
+
+    expect(events.slice(-2)).toMatchObject([
+      { type: 'response.output_item.done', item: { type: 'mcp_call', name: 'lookup', status: 'incomplete', output: null } },
+      { type: 'response.incomplete', response: { output: [{ type: 'mcp_call', status: 'incomplete' }] } },
+    ]);
+  });
+
   it('evicts by retention but keeps a tombstone: a chain through an evicted response is a 404 that says so', async () => {
     const store = new SqliteStore({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
     const client = await clientFor(scripted(say('ok'), finish()), { store });

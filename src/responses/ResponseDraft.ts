@@ -141,14 +141,15 @@ export class ResponseDraft {
 
   /**
    * The end of a response that was interrupted (a stop, shutdown, a client that left): the items
-   * still open closed as `incomplete`, as `complete` closes those a limit cut, then
-   * `response.incomplete`. The same events on every call, so that a stream and the log it is kept
-   * in end alike.
+   * still open closed as `incomplete` (a tool of the agent's own that was running among them), as
+   * `complete` closes those a limit cut, then `response.incomplete`. The same events on every
+   * call, so that a stream and the log it is kept in end alike.
    */
   interrupted(): ResponseStreamEvent[] {
     this.#interruption ??= [
       ...this.#close('incomplete'),
       ...this.#closeCalls('incomplete'),
+      ...this.#closeServerCalls(),
       this.event('response.incomplete', { response: this.snapshot('incomplete', 'interrupted') }),
     ];
     return this.#interruption;
@@ -336,6 +337,17 @@ export class ResponseDraft {
       this.event(failed ? 'response.mcp_call.failed' : 'response.mcp_call.completed', { item_id: item.id, output_index: index }),
       this.event('response.output_item.done', { output_index: index, item }),
     ];
+  }
+
+  /** The agent's own calls still running, closed as `incomplete`: they neither answered nor failed. */
+  #closeServerCalls(): ResponseStreamEvent[] {
+    const indexes = [...this.#serverCalls.values()];
+    this.#serverCalls.clear();
+    return indexes.map((index) => {
+      const item: McpCallItem = { ...(this.#items[index] as McpCallItem), status: 'incomplete' };
+      this.#items[index] = item;
+      return this.event('response.output_item.done', { output_index: index, item });
+    });
   }
 
   #approvalRequest({ approvalId, callId, name, arguments: args, origin }: AgentEventOf<'approval_required'>): ResponseStreamEvent[] {
