@@ -1,4 +1,5 @@
 import { jsonFrame } from '../sse/jsonFrame.js';
+import { jsonString } from '../sse/jsonString.js';
 import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';
 
 /**
@@ -21,7 +22,7 @@ const TEXT_DELTA_KEYS = ['content'];
 function deltaJson(delta: object): string {
   const { content } = delta as { content?: unknown };
   return typeof content === 'string' && plainWithKeys(delta, TEXT_DELTA_KEYS)
-    ? `{"content":${JSON.stringify(content)}}`
+    ? `{"content":${jsonString(content)}}`
     : JSON.stringify(delta);
 }
 

@@ -13,6 +13,7 @@ import { InterruptReason } from '../agent/interruptReason.js';
 import { DEFAULTS } from '../config.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
+import { encodeUtf8 } from './encodeUtf8.js';
 import { KEEPALIVE_FRAME } from './keepalive.js';
 import type { SseSink } from './sseSink.js';
 
@@ -40,10 +41,10 @@ const keepAll = (frames: readonly string[]): string[] => [...frames];
 /**
  * What one turn's frames are written as. A long turn (a burst of deltas) is encoded here, once: a
  * string's write measures it first for its chunk size, and measuring a turn of concatenated frames
- * costs more than encoding it. A short one is written as the string it is: `Buffer.from` would cut
- * it from Node's shared pool, whose whole slab a write held by a stalled client would keep alive.
+ * costs more than encoding it. A short one is written as the string it is: a buffer that short
+ * would be cut from Node's shared pool, whose whole slab a write held by a stalled client would keep alive.
  */
-const encodedTurn = (turn: string): string | Buffer => (turn.length >= Buffer.poolSize >>> 1 ? Buffer.from(turn) : turn);
+const encodedTurn = (turn: string): string | Buffer => (turn.length >= Buffer.poolSize >>> 1 ? encodeUtf8(turn) : turn);
 // Scheduled with the writer as its state: one function for every stream, not a closure each.
 const writeTurnOf = (writer: SinkWriter): void => writer.writeScheduledTurn();
 
