@@ -50,6 +50,8 @@ describe('chatChunkFrame', () => {
         choices: [{ ...chunk.choices[0]!, delta: Object.assign(Object.create({ role: 'assistant' }) as object, { content: 'x' }) }],
       },
       { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { content: 'say "hi"\n' }, finish_reason: 'stop' as const }] },
+      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { reasoning_content: 'think "twice"\t🌍' } }] },
+      { ...chunk, choices: [{ ...chunk.choices[0]!, delta: { reasoning_content: 'plain' } }] },
     ];
 
     expect(reshaped.map(frame)).toEqual(reshaped.map(jsonFrame));

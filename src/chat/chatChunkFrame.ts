@@ -17,13 +17,15 @@ function plainWithKeys(value: object, keys: readonly string[]): boolean {
 
 const CHOICE_KEYS = ['index', 'delta', 'logprobs', 'finish_reason'];
 const TEXT_DELTA_KEYS = ['content'];
+const REASONING_DELTA_KEYS = ['reasoning_content'];
 
-/** The delta's JSON; a text delta's (the most of them) with only its text serialised. */
+/** The delta's JSON; a text or reasoning delta's (the most of them) with only its text serialised. */
 function deltaJson(delta: object): string {
-  const { content } = delta as { content?: unknown };
-  return typeof content === 'string' && plainWithKeys(delta, TEXT_DELTA_KEYS)
-    ? `{"content":${jsonString(content)}}`
-    : JSON.stringify(delta);
+  const { content, reasoning_content } = delta as { content?: unknown; reasoning_content?: unknown };
+  if (typeof content === 'string' && plainWithKeys(delta, TEXT_DELTA_KEYS)) return `{"content":${jsonString(content)}}`;
+  if (typeof reasoning_content === 'string' && plainWithKeys(delta, REASONING_DELTA_KEYS))
+    return `{"reasoning_content":${jsonString(reasoning_content)}}`;
+  return JSON.stringify(delta);
 }
 
 /**
