@@ -7,6 +7,7 @@ import { toChatChunks } from '../src/chat/toChatChunks.js';
 import { jsonFrame } from '../src/sse/jsonFrame.js';
 
 const EVENTS: AgentEvent[] = [
+  { type: 'text', delta: 'plain text' },
   { type: 'text', delta: 'a "quoted"\nline \u2028 😀' },
   { type: 'reasoning', delta: 'thinking' },
   { type: 'tool_call_delta', index: 0, id: 'call_1', name: 'lookup', arguments: '{"q"' },

@@ -1,5 +1,5 @@
 import { jsonFrame } from '../sse/jsonFrame.js';
-import { jsonString } from '../sse/jsonString.js';
+import { jsonString, quotesAsItIs } from '../sse/jsonString.js';
 import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';
 
 /**
@@ -19,21 +19,36 @@ const CHOICE_KEYS = ['index', 'delta', 'logprobs', 'finish_reason'];
 const TEXT_DELTA_KEYS = ['content'];
 const REASONING_DELTA_KEYS = ['reasoning_content'];
 
-/** The delta's JSON; a text or reasoning delta's (the most of them) with only its text serialised. */
-function deltaJson(delta: object): string {
-  const { content, reasoning_content } = delta as { content?: unknown; reasoning_content?: unknown };
-  if (typeof content === 'string' && plainWithKeys(delta, TEXT_DELTA_KEYS)) return `{"content":${jsonString(content)}}`;
+/** The text of a delta that carries text and nothing else. */
+function textOf(delta: object): string | undefined {
+  const { content } = delta as { content?: unknown };
+  return typeof content === 'string' && plainWithKeys(delta, TEXT_DELTA_KEYS) ? content : undefined;
+}
+
+/** The delta's JSON; a text (`text`, when it carries only that) or reasoning delta's with only its text serialised. */
+function deltaJson(delta: object, text: string | undefined): string {
+  if (text !== undefined) return `{"content":${jsonString(text)}}`;
+  const { reasoning_content } = delta as { reasoning_content?: unknown };
   if (typeof reasoning_content === 'string' && plainWithKeys(delta, REASONING_DELTA_KEYS))
     return `{"reasoning_content":${jsonString(reasoning_content)}}`;
   return JSON.stringify(delta);
 }
 
 /**
+ * One string of `parts`, flat: joined, not a tree of concatenations. Every frame is made from
+ * these, and a write turn's frames are copied out of their trees into one string before it is
+ * encoded: the fewer pieces a frame has, the less that costs.
+ */
+const flat = (...parts: string[]): string => parts.join('');
+
+/**
  * Serialises one completion's chunks as `jsonFrame` does, byte for byte, with the part every chunk
  * shares (`id`, `object`, `created`, `model`) written once: a chunk with exactly the encoder's
  * fields, in its order, and this completion's values, has only its delta and finish reason
  * serialised (JSON.stringify of the whole chunk was the largest cost of a delta); any other
- * chunk (one a user operator made, the usage chunk, tool progress) goes through `jsonFrame`.
+ * chunk (one a user operator made, the usage chunk, tool progress) goes through `jsonFrame`. A
+ * text delta whose text needs no escaping (nearly all) is three pieces: the frame up to the text,
+ * the text, and the frame after it.
  *
  * @example
  * const frame = chatChunkFrame(meta);
@@ -42,8 +57,18 @@ function deltaJson(delta: object): string {
 export function chatChunkFrame(meta: ChatCompletionMeta): (chunk: ChatCompletionChunk) => string {
   const keys = ['id', 'object', 'created', 'model', 'choices', ...(meta.includeUsage ? ['usage'] : [])];
   const usage = meta.includeUsage ? null : undefined;
-  const head = `data: {"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${JSON.stringify(meta.created)},"model":${JSON.stringify(meta.model)},"choices":[{"index":0,"delta":`;
-  const tail = meta.includeUsage ? `],"usage":null}\n\n` : `]}\n\n`;
+  const head = flat(
+    'data: {"id":',
+    JSON.stringify(meta.id),
+    ',"object":"chat.completion.chunk","created":',
+    JSON.stringify(meta.created),
+    ',"model":',
+    JSON.stringify(meta.model),
+    ',"choices":[{"index":0,"delta":',
+  );
+  const tail = meta.includeUsage ? '],"usage":null}\n\n' : ']}\n\n';
+  const textHead = flat(head, '{"content":"');
+  const textTail = flat('"},"logprobs":null,"finish_reason":null}', tail);
   return (chunk) => {
     const choice = chunk.choices[0];
     const shared =
@@ -61,7 +86,10 @@ export function chatChunkFrame(meta: ChatCompletionMeta): (chunk: ChatCompletion
       plainWithKeys(chunk, keys) &&
       plainWithKeys(choice!, CHOICE_KEYS);
     if (!shared) return jsonFrame(chunk);
-    const finish = choice!.finish_reason === null ? 'null' : JSON.stringify(choice!.finish_reason);
-    return `${head}${deltaJson(choice!.delta)},"logprobs":null,"finish_reason":${finish}}${tail}`;
+    const { delta, finish_reason: finishReason } = choice!;
+    const text = textOf(delta);
+    if (text !== undefined && finishReason === null && quotesAsItIs(text)) return textHead + text + textTail;
+    const finish = finishReason === null ? 'null' : JSON.stringify(finishReason);
+    return `${head}${deltaJson(delta, text)},"logprobs":null,"finish_reason":${finish}}${tail}`;
   };
 }
