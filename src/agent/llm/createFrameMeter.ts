@@ -1,6 +1,8 @@
 const LF = 0x0a;
 const CR = 0x0d;
 
+const BLANK_LINE = Buffer.from('\n\n');
+
 /**
  * Measures the SSE frames of a byte stream: fed each chunk as it arrives, it returns the size in
  * bytes of the largest frame that chunk ended or extended, a frame being everything since the last
@@ -8,17 +10,36 @@ const CR = 0x0d;
  * blank line, so this bounds what an SSE parser may have to hold. LF and CR never occur inside a
  * UTF-8 sequence, so the bytes need no decoding.
  *
+ * Given a `limit`, a chunk in which no frame can have passed it (the frame it continues and the
+ * whole chunk together are not longer) and that holds no CR is not read line by line: the answer
+ * is then that sum, at most `limit`, and only where the last frame starts is looked for. A chunk of
+ * many frames costs two searches instead of two a frame. Past `limit`, the answer is exact.
+ *
  * ```
  * meter = createFrameMeter()
  * meter(bytes('data: a\n\ndata: bc'))   // 9: "data: a\n\n" ended, "data: bc" (8) goes on
  * meter(bytes('d'))                     // 9: "data: bcd"
  * ```
  */
-export function createFrameMeter(): (bytes: Uint8Array) => number {
+export function createFrameMeter(limit = 0): (bytes: Uint8Array) => number {
   let size = 0;
   let atLineStart = true;
   let afterCr = false;
-  return (bytes) => {
+
+  /** The frame going on at the chunk's end, found from its last blank line: the chunk has no CR and does not start after one. */
+  const skim = (bytes: Uint8Array): number => {
+    const bound = size + bytes.length;
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    const lastBlank = buffer.lastIndexOf(BLANK_LINE);
+    if (lastBlank !== -1) size = bytes.length - lastBlank - 2;
+    else if (atLineStart && bytes[0] === LF) size = bytes.length - 1;
+    else size = bound;
+    atLineStart = bytes[bytes.length - 1] === LF;
+    return bound;
+  };
+
+  /** Each line of the chunk in turn. */
+  const scan = (bytes: Uint8Array): number => {
     let largest = 0;
     let at = 0;
     // Native scans from one line break to the next: a byte-by-byte loop here cost more than parsing the frames.
@@ -51,5 +72,10 @@ export function createFrameMeter(): (bytes: Uint8Array) => number {
       afterCr = byte === CR;
     }
     return Math.max(largest, size);
+  };
+
+  return (bytes) => {
+    if (bytes.length === 0) return size;
+    return size + bytes.length <= limit && !afterCr && bytes.indexOf(CR) === -1 ? skim(bytes) : scan(bytes);
   };
 }

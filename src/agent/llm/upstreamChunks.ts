@@ -113,7 +113,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
       // its end-of-stream watcher (seven closures) were held by every open stream for its life.
       const body = response.body;
       const decoder = new StreamTextDecoder();
-      const frameBytes = createFrameMeter();
+      const frameBytes = createFrameMeter(maxFrameBytes);
       let ended = false;
       const end = (error?: unknown) => {
         if (ended) return;

@@ -34,7 +34,7 @@ export function limitResponseBodies(
   return async (url, init) => {
     const response = await baseFetch(url, init);
     if (response.body === null) return response;
-    const measure = isEventStream(response) ? createFrameMeter() : createByteCounter();
+    const measure = isEventStream(response) ? createFrameMeter(maxMessageBytes) : createByteCounter();
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
