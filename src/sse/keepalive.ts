@@ -43,15 +43,14 @@ class Keepalive extends OwnSubscriber<string> {
   }
 
   protected onError(error: unknown): void {
-    this.timer?.unsubscribe();
     this.subscriber.error(error);
   }
 
   protected onComplete(): void {
-    this.timer?.unsubscribe();
     this.subscriber.complete();
   }
 
+  // Also once the source has ended: `error` and `complete` unsubscribe after handing the end on.
   override unsubscribe(): void {
     this.timer?.unsubscribe();
     super.unsubscribe();
