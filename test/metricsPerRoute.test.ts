@@ -73,7 +73,8 @@ function expectCounted(metrics: string, { route, status, outcome, sse, durations
 
 describe('chat completions', () => {
   it('streaming: completed', async () => {
-    const url = await open(new ScriptedAgent([say('hello'), finish()]));
+    // Each step a timer after the one before: the answer goes out in several writes, not one.
+    const url = await open(new ScriptedAgent([say('hello', 1), finish(1)]));
     expect(await (await chat(url, true)).text()).toContain('data: [DONE]');
 
     const metrics = await scrapeCounted(url, CHAT, 200, 'completed');
