@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
-import { holdsAt } from '../src/agent/llm/holdsAt.js';
-import { StreamTextDecoder } from '../src/agent/llm/StreamTextDecoder.js';
+import { holdsAt } from '../src/upstream/openaiChat/holdsAt.js';
+import { StreamTextDecoder } from '../src/upstream/openaiChat/StreamTextDecoder.js';
 import { openUpstreamFor } from './bareRelay.js';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { firstValueTimeout } from '../src/agent/llm/firstValueTimeout.js';
+import { firstValueTimeout } from '../src/upstream/firstValueTimeout.js';
 import { marbles } from './support/marbles.js';
 
 const late = () => new Error('no first value in time');

@@ -6,8 +6,8 @@ import type { AgentEvent } from '../src/agent/agentEvent.js';
 import type { ApprovalAnswer } from '../src/agent/approval.js';
 import { Cancellation } from '../src/agent/cancellation.js';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
-import type { UpstreamPost } from '../src/agent/llm/openUpstream.js';
-import type { UpstreamChunk } from '../src/agent/llm/upstreamChunk.js';
+import type { UpstreamPost } from '../src/upstream/UpstreamPost.js';
+import type { UpstreamChunk } from '../src/upstream/upstreamChunk.js';
 import { defineTool } from '../src/agent/tools/tool.js';
 import { marbles } from './support/marbles.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
 import { AgentError } from '../src/errors/AgentError.js';
-import type { ResponseMeta } from '../src/responses/responseObject.js';
+import type { ResponseMeta } from '../src/openai/responseObject.js';
 import { ResponseDraft } from '../src/responses/ResponseDraft.js';
 import { toResponseEvents } from '../src/responses/toResponseEvents.js';
 import { marbles } from './support/marbles.js';

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { UpstreamChunk, UpstreamToolCallDelta } from '../src/agent/llm/upstreamChunk.js';
+import type { UpstreamChunk, UpstreamToolCallDelta } from '../src/upstream/upstreamChunk.js';
 import { toTurnEvents } from '../src/agent/llm/toTurnEvents.js';
 import { marbles } from './support/marbles.js';
 

@@ -1,9 +1,9 @@
 import { filter } from 'rxjs';
 import { describe, it } from 'vitest';
 import type { AgentEvent } from '../src/agent/agentEvent.js';
-import type { UpstreamChunk, UpstreamToolCallDelta } from '../src/agent/llm/upstreamChunk.js';
+import type { UpstreamChunk, UpstreamToolCallDelta } from '../src/upstream/upstreamChunk.js';
 import { toTurnEvents } from '../src/agent/llm/toTurnEvents.js';
-import { sequenceToolCalls } from '../src/chat/sequenceToolCalls.js';
+import { sequenceToolCalls } from '../src/agent/sequenceToolCalls.js';
 import { toChatChunks } from '../src/chat/toChatChunks.js';
 import { META } from './support/chatFrames.js';
 import { marbles } from './support/marbles.js';

@@ -1,6 +1,6 @@
 import { tap } from 'rxjs';
 import { describe, it } from 'vitest';
-import type { AttemptInfo } from '../src/agent/upstream/AttemptObserver.js';
+import type { AttemptInfo } from '../src/upstream/AttemptObserver.js';
 import type { RunEvent } from '../src/runs/runEvent.js';
 import { withUpstreamEvents } from '../src/runs/withUpstreamEvents.js';
 import { marbles } from './support/marbles.js';

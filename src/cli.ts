@@ -7,13 +7,13 @@ import { loadConfig, type Config } from './config.js';
 import { createAgentFor } from './createAgentFor.js';
 import { ConfigError } from './errors/ConfigError.js';
 import { RxgateError } from './errors/RxgateError.js';
-import { upstreamReadiness } from './agent/llm/upstreamReadiness.js';
+import { upstreamReadiness } from './upstream/upstreamReadiness.js';
 import { loadOperatorsModule } from './loadOperatorsModule.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { keysCommand } from './http/keys/keysCommand.js';
 import { startServer } from './http/startServer.js';
-import { openConfiguredStore, type ConfiguredStore } from './store/openConfiguredStore.js';
+import { openConfiguredStore, type ConfiguredStore } from './store/configured/openConfiguredStore.js';
 import { startTracing } from './tracing/startTracing.js';
 
 async function openStore(config: Config, logger: Logger): Promise<ConfiguredStore> {

@@ -4,13 +4,13 @@ import { createOfflineAgent } from './agent/offline/createOfflineAgent.js';
 import { approvalPolicy } from './agent/tools/approvalPolicy.js';
 import { selectTools } from './agent/tools/createToolRegistry.js';
 import type { Tool, ToolSource } from './agent/tools/tool.js';
-import { loadRoutes } from './agent/upstream/loadRoutes.js';
-import { observeAttempts } from './agent/upstream/observeAttempts.js';
+import { loadRoutes } from './upstream/loadRoutes.js';
+import { observeAttempts } from './upstream/observeAttempts.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics/createMetrics.js';
-import { upstreamTimeouts } from './agent/upstream/upstreamTimeouts.js';
+import { upstreamTimeouts } from './upstream/upstreamTimeouts.js';
 
 function toolsOf(config: Config): Tool[] {
   try {

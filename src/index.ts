@@ -33,7 +33,7 @@ export type { McpServerState, McpServerStatus } from './agent/tools/mcp/mcpServe
 export { loadConfig, SETTINGS, type Config } from './config.js';
 export { createAgentFor } from './createAgentFor.js';
 export { createApp, type AppConfig, type CreateAppOptions, type RxgateApp } from './http/createApp.js';
-export type { RequestClasses } from './http/expressBorn.js';
+export type { RequestClasses } from './http/express/expressBorn.js';
 export { startServer, type RunningServer, type StartServerOptions } from './http/startServer.js';
 export { createLogger, type Logger } from './logger.js';
 
@@ -60,7 +60,8 @@ export type {
 export { applyOperators } from './pipeline/applyOperators.js';
 export { composeOperators } from './pipeline/composeOperators.js';
 export type { EventOperator, PipelineContext } from './pipeline/pipelineContext.js';
-export type { ChunkOperator, PipelineOperators } from './chat/pipelineOperators.js';
+export type { ChunkOperator, PipelineOperators } from './http/pipelineOperators.js';
+export type { ProtocolOperators } from './pipeline/protocolOperators.js';
 
 export { chatProtocol } from './chat/chatProtocol.js';
 export type { ChatCompletionChunk, ChatCompletionMeta } from './chat/chatCompletionChunk.js';
@@ -71,7 +72,7 @@ export { errorFrame } from './chat/errorFrame.js';
 export { keepalive, KEEPALIVE_FRAME } from './sse/keepalive.js';
 export { serializeComment, serializeFrame, type SseMessage } from './sse/serializeFrame.js';
 export { sseFrames } from './sse/sseFrames.js';
-export { clientClose$ } from './pipeline/clientClose.js';
+export { clientClose$ } from './serving/clientClose.js';
 export { ssePipeline, type SsePipelineOptions } from './pipeline/ssePipeline.js';
 export type { SseProtocol } from './pipeline/sseProtocol.js';
 export { writeTo, type WriteToOptions } from './sse/writeTo.js';

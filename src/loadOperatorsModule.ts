@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from './errors/ConfigError.js';
-import type { PipelineOperators } from './chat/pipelineOperators.js';
+import type { PipelineOperators } from './http/pipelineOperators.js';
 
 const isOperatorList = (value: unknown) =>
   value === undefined || (Array.isArray(value) && value.every((item) => typeof item === 'function'));
 
 /**
  * The packaged server's extension point: an ES module (`RXGATE_OPERATORS_MODULE`) whose default
- * export is `{ events?: EventOperator[], chunks?: ChunkOperator[] }`.
+ * export is a `PipelineOperators`: `{ events?, chunks?, responseEvents?, runEvents? }`, each an array of operator factories.
  */
 export async function loadOperatorsModule(path: string | undefined): Promise<PipelineOperators> {
   if (!path) return {};
@@ -19,9 +19,10 @@ export async function loadOperatorsModule(path: string | undefined): Promise<Pip
     throw new ConfigError(`RXGATE_OPERATORS_MODULE: cannot import ${path}: ${(error as Error).message}`);
   }
   const operators = loaded.default as PipelineOperators | undefined;
-  if (typeof operators !== 'object' || operators === null || !isOperatorList(operators.events) || !isOperatorList(operators.chunks)) {
+  const lists = ['events', 'chunks', 'responseEvents', 'runEvents'] as const;
+  if (typeof operators !== 'object' || operators === null || !lists.every((list) => isOperatorList(operators[list]))) {
     throw new ConfigError(
-      `RXGATE_OPERATORS_MODULE: ${path} must export default { events?: [...], chunks?: [...] }, arrays of operator factories`,
+      `RXGATE_OPERATORS_MODULE: ${path} must export default { events?: [...], chunks?: [...], responseEvents?: [...], runEvents?: [...] }, arrays of operator factories`,
     );
   }
   return operators;

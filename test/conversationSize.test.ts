@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../src/agent/agent.js';
 import { ConversationTooLargeError } from '../src/errors/ConversationTooLargeError.js';
-import type { ResponseObject } from '../src/responses/responseObject.js';
+import type { ResponseObject } from '../src/openai/responseObject.js';
 import { DATABASE_FILE } from '../src/store/sqlite/openDatabase.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../src/store/Store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeUtf8 } from '../src/sse/encodeUtf8.js';
+import { encodeUtf8 } from '../src/wire/encodeUtf8.js';
 
 describe('encodeUtf8', () => {
   const texts: Record<string, string> = {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expressBorn } from '../src/http/expressBorn.js';
+import { expressBorn } from '../src/http/express/expressBorn.js';
 
 let server: Server | undefined;
 afterEach(async () => {

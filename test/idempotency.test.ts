@@ -6,7 +6,7 @@ import type { Agent } from '../src/agent/agent.js';
 import { InterruptReason } from '../src/agent/interruptReason.js';
 import { UpstreamError } from '../src/errors/UpstreamError.js';
 import type { AppConfig } from '../src/http/createApp.js';
-import type { ResponseObject } from '../src/responses/responseObject.js';
+import type { ResponseObject } from '../src/openai/responseObject.js';
 import { SqliteStore } from '../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../src/store/Store.js';
 import { sharedRedisStores } from './support/redisTest.js';

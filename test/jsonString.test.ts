@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonString } from '../src/sse/jsonString.js';
+import { jsonString } from '../src/wire/jsonString.js';
 
 describe('jsonString', () => {
   it('writes every UTF-16 code unit alone, and between letters, as JSON.stringify does', () => {

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { UpstreamError } from '../src/errors/UpstreamError.js';
-import { upstreamReadiness } from '../src/agent/llm/upstreamReadiness.js';
+import { upstreamReadiness } from '../src/upstream/upstreamReadiness.js';
 import { createApp } from '../src/http/createApp.js';
 import { createAgentFor } from '../src/createAgentFor.js';
 import { silentLogger } from '../src/logger.js';

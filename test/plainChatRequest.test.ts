@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chatCompletionRequestSchema, MAX_MESSAGES, MAX_TEXT_CHARS } from '../src/chat/chatCompletionRequest.js';
+import { chatCompletionRequestSchema } from '../src/chat/chatCompletionRequest.js';
+import { MAX_MESSAGES, MAX_TEXT_CHARS } from '../src/openai/limits.js';
 import { readPlainChatRequest } from '../src/chat/readPlainChatRequest.js';
 
 const LIMITS = { maxTextChars: MAX_TEXT_CHARS, maxMessages: MAX_MESSAGES };

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRoutes } from '../src/agent/upstream/loadRoutes.js';
+import { loadRoutes } from '../src/upstream/loadRoutes.js';
 import { createAgentFor } from '../src/createAgentFor.js';
 import { loadConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/ConfigError.js';

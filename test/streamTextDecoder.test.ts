@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StreamTextDecoder } from '../src/agent/llm/StreamTextDecoder.js';
+import { StreamTextDecoder } from '../src/upstream/openaiChat/StreamTextDecoder.js';
 
 /** Every way to cut `bytes` into three chunks (some empty). */
 function* cuts(bytes: Buffer): Generator<Buffer[]> {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { readUpstreamChunk } from '../src/agent/llm/readUpstreamChunk.js';
-import { TextFrameTemplate } from '../src/agent/llm/TextFrameTemplate.js';
-import type { UpstreamChunk } from '../src/agent/llm/upstreamChunk.js';
+import { readUpstreamChunk } from '../src/upstream/openaiChat/readUpstreamChunk.js';
+import { TextFrameTemplate } from '../src/upstream/openaiChat/TextFrameTemplate.js';
+import type { UpstreamChunk } from '../src/upstream/upstreamChunk.js';
 
 /** What `upstreamChunks` reads of a frame by parsing it. */
 function parsed(data: string): UpstreamChunk | undefined {

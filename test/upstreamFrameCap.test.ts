@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Cancellation } from '../src/agent/cancellation.js';
-import { createFrameMeter } from '../src/agent/llm/createFrameMeter.js';
+import { createFrameMeter } from '../src/upstream/createFrameMeter.js';
 import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { loadConfig } from '../src/config.js';
 import { createAgentFor } from '../src/createAgentFor.js';

@@ -5,7 +5,7 @@ import { coalesce } from '../../src/operators/coalesce.js';
 import { deadline } from '../../src/operators/deadline.js';
 import { maxOutput } from '../../src/operators/maxOutput.js';
 import { rateLimit } from '../../src/operators/rateLimit.js';
-import type { PipelineOperators } from '../../src/chat/pipelineOperators.js';
+import type { PipelineOperators } from '../../src/http/pipelineOperators.js';
 import { serializeFrame } from '../../src/sse/serializeFrame.js';
 import { chunkFrame, EVENTS, FRAMES, text } from '../support/chatFrames.js';
 import { marbles } from '../support/marbles.js';

@@ -1,11 +1,11 @@
 import type { Observable } from 'rxjs';
 import { concatMap } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { UpstreamPost } from '../../src/agent/llm/openUpstream.js';
-import type { UpstreamChunk } from '../../src/agent/llm/upstreamChunk.js';
-import { createModelCaller } from '../../src/agent/upstream/createModelCaller.js';
-import type { Routes, Upstream } from '../../src/agent/upstream/routes.js';
-import { singleRoute } from '../../src/agent/upstream/singleRoute.js';
+import type { UpstreamPost } from '../../src/upstream/UpstreamPost.js';
+import type { UpstreamChunk } from '../../src/upstream/upstreamChunk.js';
+import { createModelCaller } from '../../src/upstream/createModelCaller.js';
+import type { Routes, Upstream } from '../../src/upstream/routes.js';
+import { singleRoute } from '../../src/upstream/singleRoute.js';
 import { UpstreamError } from '../../src/errors/UpstreamError.js';
 import { UpstreamsExhaustedError } from '../../src/errors/UpstreamsExhaustedError.js';
 import { marbles } from '../support/marbles.js';

@@ -1,6 +1,6 @@
 import { Observable, Subject, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { failOverBeforeCommit } from '../../src/agent/upstream/failOverBeforeCommit.js';
+import { failOverBeforeCommit } from '../../src/upstream/failOverBeforeCommit.js';
 import { marbles } from '../support/marbles.js';
 
 const commits = (value: string) => value === 'c';

@@ -1,4 +1,4 @@
-import { RequestAbort } from './RequestAbort.js';
+import { RequestAbort } from '../upstream/RequestAbort.js';
 
 /** What a run's model calls need of its abort: whether it came, and a listener for it. An `AbortSignal` is one. */
 export interface AbortNotice {

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { AgentEvent } from './agentEvent.js';
 import type { Approvals } from './approval.js';
 import type { Cancellation } from './cancellation.js';
-import type { AttemptObserver } from './upstream/AttemptObserver.js';
+import type { AttemptObserver } from '../upstream/AttemptObserver.js';
 import type { RunTrace } from '../tracing/RunTrace.js';
 
 export type ContentPart =

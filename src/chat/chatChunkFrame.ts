@@ -1,5 +1,5 @@
 import { jsonFrame } from '../sse/jsonFrame.js';
-import { jsonString, quotesAsItIs } from '../sse/jsonString.js';
+import { jsonString, quotesAsItIs } from '../wire/jsonString.js';
 import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';
 
 /**

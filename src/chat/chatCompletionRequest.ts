@@ -3,16 +3,12 @@ import type { ChatMessage, ClientTool, ModelOptions, ToolChoice } from '../agent
 import { RequestError } from '../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
-import { boundSchema } from './boundSchema.js';
+import { boundSchema } from '../openai/boundSchema.js';
 import { findUnsupportedChatParameter } from './findUnsupportedChatParameter.js';
-import { definedFields, functionName, jsonSchema, modelOptionFields } from './modelOptionFields.js';
+import { definedFields, functionName, jsonSchema, modelOptionFields } from '../openai/modelOptionFields.js';
 import { hasText } from '../agent/hasText.js';
 import { readPlainChatRequest } from './readPlainChatRequest.js';
-
-/** Caps that keep a hostile body from making the agent's input explode. */
-export const MAX_TEXT_CHARS = 64 * 1024;
-export const MAX_PARTS = 1000;
-export const MAX_MESSAGES = 1000;
+import { MAX_MESSAGES, MAX_PARTS, MAX_TEXT_CHARS } from '../openai/limits.js';
 
 const text = z.string().max(MAX_TEXT_CHARS, `text longer than ${MAX_TEXT_CHARS} characters`);
 const part = z.discriminatedUnion(

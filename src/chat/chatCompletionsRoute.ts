@@ -2,18 +2,18 @@ import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
 import { asyncScheduler, identity, type MonoTypeOperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
-import { startLifecycle } from '../pipeline/lifecycle.js';
+import { startLifecycle } from '../serving/lifecycle.js';
 import { applyOperators } from '../pipeline/applyOperators.js';
-import { localsOf, routeOf } from '../pipeline/requestLocals.js';
-import { serveJson } from '../pipeline/serveJson.js';
-import { serveSse } from '../pipeline/serveSse.js';
-import type { ServingContext } from '../pipeline/servingContext.js';
-import type { RouteHandler } from '../pipeline/routeHandler.js';
-import type { Served } from '../pipeline/served.js';
-import { UPSTREAM_HEADER, upstreamHeader } from '../pipeline/upstreamHeader.js';
+import { localsOf, routeOf } from '../serving/requestLocals.js';
+import { serveJson } from '../serving/serveJson.js';
+import { serveSse } from '../serving/serveSse.js';
+import type { ServingContext } from '../serving/servingContext.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
+import type { Served } from '../serving/served.js';
+import { UPSTREAM_HEADER, upstreamHeader } from '../serving/upstreamHeader.js';
 import type { AnswerLog } from '../detached/AnswerLog.js';
-import type { JsonAnswer } from '../pipeline/jsonAnswer.js';
-import { readIdempotencyKey } from '../pipeline/readIdempotencyKey.js';
+import type { JsonAnswer } from '../serving/jsonAnswer.js';
+import { readIdempotencyKey } from '../serving/readIdempotencyKey.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import { answerChatOnce, type ChatOnceContext } from './answerChatOnce.js';
 import { ChatLogEvent } from './chatLog.js';
@@ -21,15 +21,15 @@ import { keepFrames } from './keepFrames.js';
 import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';
 import { chatProtocol } from './chatProtocol.js';
 import { parseChatCompletionRequest, type ChatCompletionRequest } from './chatCompletionRequest.js';
-import { checkToolResults } from './checkToolResults.js';
-import { checkToolUse } from './checkToolUse.js';
+import { checkToolResults } from '../openai/checkToolResults.js';
+import { checkToolUse } from '../openai/checkToolUse.js';
 import { createChatCompletionMeta } from './createChatCompletionMeta.js';
-import type { PipelineOperators } from './pipelineOperators.js';
+import type { ProtocolOperators } from '../pipeline/protocolOperators.js';
 import { toChatCompletion } from './toChatCompletion.js';
 
 export interface ChatCompletionsContext extends ServingContext, ChatOnceContext {
   /** User operators for every chat completion; each factory is called once per request. */
-  readonly operators: PipelineOperators;
+  readonly operators: ProtocolOperators<ChatCompletionChunk>;
 }
 
 const PARAMS = { toolName: (index: number) => `tools[${index}].function.name`, toolChoiceName: 'tool_choice.function.name' };

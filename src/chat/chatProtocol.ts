@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../agent/agentEvent.js';
 import { InterruptedError } from '../errors/InterruptedError.js';
-import { outcomeOfInterrupt } from '../pipeline/served.js';
+import { outcomeOfInterrupt } from '../serving/served.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import { chatChunkFrame } from './chatChunkFrame.js';
 import type { ChatCompletionChunk, ChatCompletionMeta } from './chatCompletionChunk.js';

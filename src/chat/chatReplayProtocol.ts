@@ -1,5 +1,5 @@
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
-import { idempotencyKeyInUse } from '../pipeline/readIdempotencyKey.js';
+import { idempotencyKeyInUse } from '../serving/readIdempotencyKey.js';
 import type { LoggedEvent } from '../store/EventLog.js';
 import { compactChatFrames } from './compactChatFrames.js';
 import { replayChatFrames } from './replayChatFrames.js';

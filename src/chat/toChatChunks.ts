@@ -2,7 +2,7 @@ import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import type { AgentEventOf } from '../agent/agentEvent.js';
-import { ToolCallSequence } from './ToolCallSequence.js';
+import { ToolCallSequence } from '../agent/ToolCallSequence.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionMeta,

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../agent/agent.js';
 import { RequestError } from '../errors/RequestError.js';
-import { parseStoredItem, type InputItem } from '../responses/parseResponseInput.js';
-import { toChatMessages, type SourcedItem } from '../responses/toChatMessages.js';
+import { parseStoredItem, type InputItem } from '../openai/parseResponseInput.js';
+import { toChatMessages, type SourcedItem } from '../openai/toChatMessages.js';
 import { itemBytes, type ConversationItem } from '../store/ConversationStore.js';
 
 export const conversationTooLarge = (id: string, bytes: number, maxBytes: number): RequestError =>

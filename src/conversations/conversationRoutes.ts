@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { metadata } from '../chat/modelOptionFields.js';
+import { metadata } from '../openai/modelOptionFields.js';
 import { RequestError } from '../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
-import { localsOf } from '../pipeline/requestLocals.js';
-import type { RouteHandler } from '../pipeline/routeHandler.js';
-import { parseResponseInput } from '../responses/parseResponseInput.js';
-import { resolveItemReferences } from '../responses/resolveItemReferences.js';
-import { toChatMessages } from '../responses/toChatMessages.js';
-import { toListPage } from '../responses/toListPage.js';
+import { localsOf } from '../serving/requestLocals.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
+import { parseResponseInput } from '../openai/parseResponseInput.js';
+import { resolveItemReferences } from '../openai/resolveItemReferences.js';
+import { toChatMessages } from '../openai/toChatMessages.js';
+import { toListPage } from '../openai/toListPage.js';
 import type { Principal } from '../principal.js';
 import type { Store } from '../store/Store.js';
 import { conversationObject } from './conversationObject.js';
 import type { ConversationsContext } from './conversationsContext.js';
 import { conversationNotFound, findConversation } from './findConversation.js';
-import { toConversationItems } from './toConversationItems.js';
+import { toConversationItems } from '../openai/toConversationItems.js';
 
 /** How many items one request may add, as in OpenAI's API. */
 const MAX_NEW_ITEMS = 20;

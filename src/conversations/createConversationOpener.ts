@@ -1,4 +1,4 @@
-import type { OpenConversation } from '../responses/heldConversation.js';
+import type { OpenConversation } from '../openai/heldConversation.js';
 import type { ConversationStore } from '../store/ConversationStore.js';
 import { conversationHistory } from './conversationHistory.js';
 import { conversationNotFound, findConversation } from './findConversation.js';

@@ -1,11 +1,11 @@
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
 import { identity, type Observable } from 'rxjs';
-import { startLifecycle } from '../pipeline/lifecycle.js';
-import { routeOf } from '../pipeline/requestLocals.js';
-import type { Served } from '../pipeline/served.js';
-import { serveSse } from '../pipeline/serveSse.js';
-import type { ServingContext } from '../pipeline/servingContext.js';
+import { startLifecycle } from '../serving/lifecycle.js';
+import { routeOf } from '../serving/requestLocals.js';
+import type { Served } from '../serving/served.js';
+import { serveSse } from '../serving/serveSse.js';
+import type { ServingContext } from '../serving/servingContext.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import { drained } from '../sse/drained.js';
 import type { LoggedEvent } from '../store/EventLog.js';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Metrics } from '../metrics/createMetrics.js';
-import { localsOf, routeOf } from '../pipeline/requestLocals.js';
-import type { Served } from '../pipeline/served.js';
+import { localsOf, routeOf } from '../serving/requestLocals.js';
+import type { Served } from '../serving/served.js';
 import { traceIdOf } from '../tracing/traceIdOf.js';
 import { endRequestSpan } from './endRequestSpan.js';
 

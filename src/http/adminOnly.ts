@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { localsOf } from '../pipeline/requestLocals.js';
+import { localsOf } from '../serving/requestLocals.js';
 
 /**
  * Lets only an admin key (on a server without keys, everyone: `DEFAULT_PRINCIPAL`) through to the

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import { RequestError } from '../errors/RequestError.js';
 import { RxgateError } from '../errors/RxgateError.js';
-import { localsOf } from '../pipeline/requestLocals.js';
-import { sendError } from '../pipeline/sendError.js';
+import { localsOf } from '../serving/requestLocals.js';
+import { sendError } from '../serving/sendError.js';
 
 /** body-parser's error types, turned into what an OpenAI client expects. */
 function fromBodyParser(error: { type?: string; limit?: number; status?: number }): RequestError | undefined {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { localsOf } from '../pipeline/requestLocals.js';
+import { localsOf } from '../serving/requestLocals.js';
 import { resolveKey, type KnownKeys } from './keys/resolveKey.js';
 
 /**

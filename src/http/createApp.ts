@@ -1,8 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { exhaustMap } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
-import { chatCompletionsRoute } from '../chat/chatCompletionsRoute.js';
-import type { PipelineOperators } from '../chat/pipelineOperators.js';
+import type { PipelineOperators } from './pipelineOperators.js';
 import { DEFAULTS, type Config } from '../config.js';
 import { DetachedRuns } from '../detached/DetachedRuns.js';
 import { AnswersInFlight } from '../detached/AnswersInFlight.js';
@@ -12,10 +11,9 @@ import { JobScheduler } from '../jobs/JobScheduler.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
 import type { Principal } from '../principal.js';
-import { ActiveRuns } from '../pipeline/activeRuns.js';
+import { ActiveRuns } from '../serving/activeRuns.js';
 import { createConversationOpener } from '../conversations/createConversationOpener.js';
-import type { RouteHandler } from '../pipeline/routeHandler.js';
-import { createResponseRoute } from '../responses/createResponseRoute.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
 import { recoverResponses } from '../responses/recoverResponses.js';
 import { recoverRuns } from '../runs/recoverRuns.js';
 import type { Coordinator } from '../store/Coordinator.js';
@@ -50,10 +48,14 @@ import { NO_TRACING, type Tracing } from '../tracing/Tracing.js';
 import { traceRequests } from './traceRequests.js';
 import { shedWhenOverloaded } from './shedWhenOverloaded.js';
 import { corsFor } from './corsFor.js';
-import { storedRoutes } from './storedRoutes.js';
-import { jobsApi } from './jobsApi.js';
-import { serveHotRoutes, type HotRoute } from './serveHotRoutes.js';
-import { expressBorn, type RequestClasses } from './expressBorn.js';
+import { serveHotRoutes } from './express/serveHotRoutes.js';
+import { chatApi } from '../chat/chatApi.js';
+import { conversationsApi } from '../conversations/conversationsApi.js';
+import { jobsApi } from '../jobs/jobsApi.js';
+import { responsesApi } from '../responses/responsesApi.js';
+import { runsApi } from '../runs/runsApi.js';
+import { operatorsPerApi } from './pipelineOperators.js';
+import { expressBorn, type RequestClasses } from './express/expressBorn.js';
 
 export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'maxBodyBytes' | 'maxBufferedBytes' | 'corsOrigins'> &
   Partial<
@@ -206,7 +208,9 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);
   // One set of counters for requests and scheduled fires: a job's run holds a slot of its owner's key like any run.
   const keyLimits = options.keyLimits ?? new LocalKeyLimits();
-  const jobScheduler = new JobScheduler(stored, {
+  const perApi = operatorsPerApi(operators);
+  const runs = { ...stored, operators: perApi.runs };
+  const jobScheduler = new JobScheduler(runs, {
     graceMs: config.jobsGraceMs ?? DEFAULTS.jobsGraceMs,
     refreshMs: config.jobsRefreshMs ?? DEFAULTS.jobsRefreshMs,
     logger,
@@ -218,7 +222,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
         }
       : {}),
   });
-  const jobs = { ...stored, jobScheduler };
+  const jobs = { ...runs, jobScheduler };
 
   const app = express();
   app.disable('x-powered-by');
@@ -261,16 +265,13 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const knownModel = requireKnownModel(models);
   v1.get('/models', mount(modelsRoute(models, startedAt)));
   v1.get('/models/*id', mount(retrieveModelRoute(models, startedAt)));
-  const hotRoutes: HotRoute[] = [
-    {
-      method: 'POST',
-      route: v1.route<string>('/chat/completions'),
-      handlers: [knownModel, mount(chatCompletionsRoute({ ...stored, operators }))],
-    },
-    { method: 'POST', route: v1.route<string>('/responses'), handlers: [knownModel, mount(createResponseRoute(stored))] },
+  const api = { router: v1, mount, knownModel };
+  const hotRoutes = [
+    ...chatApi(api, { ...stored, operators: perApi.chat }),
+    ...responsesApi(api, { ...stored, operators: perApi.responses }),
   ];
-  for (const { route, handlers } of hotRoutes) route.post(...handlers);
-  storedRoutes(v1, stored, mount, knownModel);
+  conversationsApi(api, stored);
+  runsApi(api, runs);
   app.use('/v1', v1);
 
   app.use(

@@ -1,6 +1,6 @@
 import { SpanStatusCode, trace as otelTrace } from '@opentelemetry/api';
 import type { Request, Response } from 'express';
-import type { Served } from '../pipeline/served.js';
+import type { Served } from '../serving/served.js';
 import { markCancelled } from '../tracing/markCancelled.js';
 import type { RunTrace } from '../tracing/RunTrace.js';
 

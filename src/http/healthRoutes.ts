@@ -1,4 +1,4 @@
-import type { RouteHandler } from '../pipeline/routeHandler.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
 import type { Readiness } from '../health/readiness.js';
 
 /** `GET /health`: cheap liveness, no auth. */

@@ -1,4 +1,4 @@
-import type { RouteHandler } from '../pipeline/routeHandler.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
 import type { Registry } from 'prom-client';
 
 /** `GET /metrics` in the Prometheus text format. */

@@ -1,7 +1,7 @@
 import { modelNotFound } from '../errors/modelNotFound.js';
 import type { RequestError } from '../errors/RequestError.js';
-import { localsOf } from '../pipeline/requestLocals.js';
-import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { localsOf } from '../serving/requestLocals.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
 import { mayUseModel } from '../principal.js';
 import type { AdvertisedModels } from './advertisedModels.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
-import type { RequestLocals } from '../pipeline/requestLocals.js';
+import type { RequestLocals } from '../serving/requestLocals.js';
 import { DEFAULT_PRINCIPAL, type Principal } from '../principal.js';
 import type { RunTrace } from '../tracing/RunTrace.js';
 

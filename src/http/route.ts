@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { RouteHandler } from '../pipeline/routeHandler.js';
-import type { Served } from '../pipeline/served.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
+import type { Served } from '../serving/served.js';
 import type { AccessLog } from './accessLog.js';
 import { answerError } from './answerError.js';
 

@@ -11,7 +11,7 @@ import { createApp } from './createApp.js';
 import type { Tracing } from '../tracing/Tracing.js';
 import { apiKeyAsKeys } from './keys/apiKeyAsKeys.js';
 import { watchKeysFile } from './keys/watchKeysFile.js';
-import type { ActiveRuns } from '../pipeline/activeRuns.js';
+import type { ActiveRuns } from '../serving/activeRuns.js';
 import { Readiness, type ReadinessCheck } from '../health/readiness.js';
 import { startHealthServer } from '../health/startHealthServer.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -19,7 +19,7 @@ import type { Metrics } from '../metrics/createMetrics.js';
 import type { Coordinator } from '../store/Coordinator.js';
 import type { KeyLimits } from '../store/KeyLimits.js';
 import type { Store } from '../store/Store.js';
-import type { PipelineOperators } from '../chat/pipelineOperators.js';
+import type { PipelineOperators } from './pipelineOperators.js';
 
 export interface RunningServer {
   readonly server: Server;

@@ -1,6 +1,6 @@
 import { SpanKind, trace } from '@opentelemetry/api';
 import type { RequestHandler } from 'express';
-import { localsOf } from '../pipeline/requestLocals.js';
+import { localsOf } from '../serving/requestLocals.js';
 import type { Tracing } from '../tracing/Tracing.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { RequestError } from '../errors/RequestError.js';
-import { turnFields } from '../responses/parseInput.js';
+import { turnFields } from '../openai/parseInput.js';
 import { parseRunRequest } from '../runs/runRequest.js';
 import type { JobRecord } from '../store/JobStore.js';
 import { nextSlot } from './nextSlot.js';

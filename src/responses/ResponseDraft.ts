@@ -1,7 +1,7 @@
 import type { ToolCall } from '../agent/agent.js';
 import type { AgentEvent, AgentEventOf, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
-import { itemId } from './itemIds.js';
+import { itemId } from '../openai/itemIds.js';
 import { toResponseError } from './toResponseError.js';
 import {
   DEFAULT_ECHO,
@@ -18,7 +18,7 @@ import {
   type ResponseObject,
   type ResponseStatus,
   type ResponseStreamEvent,
-} from './responseObject.js';
+} from '../openai/responseObject.js';
 
 type Fields = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
-import type { HeldConversation } from './heldConversation.js';
-import type { ResponseObject } from './responseObject.js';
+import type { HeldConversation } from '../openai/heldConversation.js';
+import type { ResponseObject } from '../openai/responseObject.js';
 import type { ResponseTurn } from './responseTurn.js';
-import { toInputItems } from './toInputItems.js';
+import { toInputItems } from '../openai/toInputItems.js';
 
 const CUT_AT_ITS_END: ReadonlySet<string | undefined> = new Set(['max_output_tokens', 'content_filter']);
 

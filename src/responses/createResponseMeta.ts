@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ResponseMeta } from './responseObject.js';
+import type { ResponseMeta } from '../openai/responseObject.js';
 
 /** A new `resp_...` id and creation time for a response. */
 export function createResponseMeta(fields: Omit<ResponseMeta, 'id' | 'createdAt'>): ResponseMeta {

@@ -1,10 +1,10 @@
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
-import { claimIdempotencyKey } from '../pipeline/claimIdempotencyKey.js';
-import { readIdempotencyKey } from '../pipeline/readIdempotencyKey.js';
-import { localsOf } from '../pipeline/requestLocals.js';
-import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { claimIdempotencyKey } from '../serving/claimIdempotencyKey.js';
+import { readIdempotencyKey } from '../serving/readIdempotencyKey.js';
+import { localsOf } from '../serving/requestLocals.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
 import { assertReplayable } from './assertReplayable.js';
-import { assertResponseOwner } from './assertResponseOwner.js';
+import { assertResponseOwner } from '../openai/assertResponseOwner.js';
 import type { KeptResponse } from './keptResponse.js';
 import { continueConversation } from './continueConversation.js';
 import { followedResponse } from './followedResponse.js';

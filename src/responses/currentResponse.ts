@@ -1,5 +1,5 @@
 import { UnavailableResponseError } from '../errors/UnavailableResponseError.js';
-import type { ResponseObject } from './responseObject.js';
+import type { ResponseObject } from '../openai/responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
 
 /** The response as it stands: live for a background response in flight, else from the store; unavailable otherwise. */

@@ -1,6 +1,6 @@
 import type { FollowedLog } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
-import { TERMINAL_RESPONSE_EVENTS } from './responseObject.js';
+import { TERMINAL_RESPONSE_EVENTS } from '../openai/responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
 
 /** The event log of background response `id` (whose status is `status`) as a subscriber follows it from `after`. */

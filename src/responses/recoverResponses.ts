@@ -1,7 +1,7 @@
 import { INTERRUPTED_BY_CRASH } from '../detached/interruptedByCrash.js';
 import { InterruptedError } from '../errors/InterruptedError.js';
 import type { Store } from '../store/Store.js';
-import type { ResponseObject } from './responseObject.js';
+import type { ResponseObject } from '../openai/responseObject.js';
 import { storedOutput } from './storedOutput.js';
 import { toResponseError } from './toResponseError.js';
 

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UnavailableResponseError } from '../errors/UnavailableResponseError.js';
-import { idempotencyKeyInUse } from '../pipeline/readIdempotencyKey.js';
-import type { Served } from '../pipeline/served.js';
-import { sendJsonAnswer, type JsonAnswer } from '../pipeline/jsonAnswer.js';
+import { idempotencyKeyInUse } from '../serving/readIdempotencyKey.js';
+import type { Served } from '../serving/served.js';
+import { sendJsonAnswer, type JsonAnswer } from '../serving/jsonAnswer.js';
 import { HTTP_ANSWER_EVENT } from './keptResponse.js';
 import { currentResponse } from './currentResponse.js';
 import { followedResponse } from './followedResponse.js';

@@ -1,13 +1,14 @@
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
-import { concatMap, filter } from 'rxjs';
+import { asyncScheduler, concatMap, filter } from 'rxjs';
+import { applyOperators } from '../pipeline/applyOperators.js';
 import { AnswerLog } from '../detached/AnswerLog.js';
-import type { JsonAnswer } from '../pipeline/jsonAnswer.js';
-import { startLifecycle } from '../pipeline/lifecycle.js';
-import { localsOf, routeOf } from '../pipeline/requestLocals.js';
-import type { Served } from '../pipeline/served.js';
-import { serveJson } from '../pipeline/serveJson.js';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from './responseObject.js';
+import type { JsonAnswer } from '../serving/jsonAnswer.js';
+import { startLifecycle } from '../serving/lifecycle.js';
+import { localsOf, routeOf } from '../serving/requestLocals.js';
+import type { Served } from '../serving/served.js';
+import { serveJson } from '../serving/serveJson.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from '../openai/responseObject.js';
 import { HTTP_ANSWER_EVENT, type KeptResponse } from './keptResponse.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
@@ -43,8 +44,15 @@ export async function respondResponse(
     key: turn.owner,
   });
   let settled = false;
+  // As for a chat completion answered whole, the event operators apply; the stream's event operators have no stream to see.
+  const events = applyOperators(context.operators.events, {
+    cancellation: lifecycle.cancellation,
+    model: turn.agentRequest.model,
+    scheduler: asyncScheduler,
+  });
   const answer$ = agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
     lifecycle.record,
+    events,
     toResponseEvents(draft),
     filter((event) => TERMINAL_RESPONSE_EVENTS.has(event.type)),
     concatMap(async (event) => {

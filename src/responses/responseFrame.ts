@@ -1,5 +1,5 @@
 import { serializeFrame } from '../sse/serializeFrame.js';
-import type { ResponseStreamEvent } from './responseObject.js';
+import type { ResponseStreamEvent } from '../openai/responseObject.js';
 
 /** One Responses API event on the wire: `event: <type>`, `id: <sequence_number>`, the event as data. */
 export function responseFrame(event: ResponseStreamEvent): string {

@@ -3,7 +3,7 @@ import type { AgentEvent } from '../agent/agentEvent.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import type { ResponseDraft } from './ResponseDraft.js';
 import { responseFrame } from './responseFrame.js';
-import type { ResponseObject, ResponseStreamEvent } from './responseObject.js';
+import type { ResponseObject, ResponseStreamEvent } from '../openai/responseObject.js';
 import { savedBeforeSent } from './savedBeforeSent.js';
 import { toResponseEvents } from './toResponseEvents.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ClientTool, ModelOptions, ResponseFormat, ToolChoice } from '../agent/agent.js';
-import { boundSchema } from '../chat/boundSchema.js';
-import { MAX_TEXT_CHARS } from '../chat/chatCompletionRequest.js';
+import { boundSchema } from '../openai/boundSchema.js';
+import { MAX_TEXT_CHARS } from '../openai/limits.js';
 import {
   definedFields,
   functionName,
@@ -10,13 +10,13 @@ import {
   modelOptionFields,
   reasoningEffort,
   verbosity,
-} from '../chat/modelOptionFields.js';
+} from '../openai/modelOptionFields.js';
 import { RequestError } from '../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
-import { turnFields } from './parseInput.js';
-import { parseResponseInput, type InputItem } from './parseResponseInput.js';
-import type { ResponseEcho, ResponseFunctionTool, ResponseTextFormat, ResponseToolChoice } from './responseObject.js';
+import { turnFields } from '../openai/parseInput.js';
+import { parseResponseInput, type InputItem } from '../openai/parseResponseInput.js';
+import type { ResponseEcho, ResponseFunctionTool, ResponseTextFormat, ResponseToolChoice } from '../openai/responseObject.js';
 
 const flag = (name: string) =>
   z

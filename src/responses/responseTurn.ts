@@ -1,15 +1,15 @@
 import type { AgentRequest, ChatMessage } from '../agent/agent.js';
-import { checkToolResults } from '../chat/checkToolResults.js';
-import { checkToolUse } from '../chat/checkToolUse.js';
+import { checkToolResults } from '../openai/checkToolResults.js';
+import { checkToolUse } from '../openai/checkToolUse.js';
 import type { Principal } from '../principal.js';
 import type { Store } from '../store/Store.js';
 import { ResponseDraft } from './ResponseDraft.js';
 import { createResponseMeta } from './createResponseMeta.js';
-import { resolveItemReferences } from './resolveItemReferences.js';
-import type { ResponseObject } from './responseObject.js';
+import { resolveItemReferences } from '../openai/resolveItemReferences.js';
+import type { ResponseObject } from '../openai/responseObject.js';
 import type { ResponseRequest } from './responseRequest.js';
-import { toChatMessages } from './toChatMessages.js';
-import { assertUserInput } from './assertUserInput.js';
+import { toChatMessages } from '../openai/toChatMessages.js';
+import { assertUserInput } from '../openai/assertUserInput.js';
 import { resumeApprovals } from './resumeApprovals.js';
 import type { RunTrace } from '../tracing/RunTrace.js';
 

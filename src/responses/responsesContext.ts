@@ -1,6 +1,8 @@
+import type { ResponseStreamEvent } from '../openai/responseObject.js';
+import type { ProtocolOperators } from '../pipeline/protocolOperators.js';
 import type { DetachedContext } from '../detached/detachedContext.js';
-import type { ServingContext } from '../pipeline/servingContext.js';
-import type { OpenConversation } from './heldConversation.js';
+import type { ServingContext } from '../serving/servingContext.js';
+import type { OpenConversation } from '../openai/heldConversation.js';
 
 /** What the Responses API routes share. */
 export interface ResponsesContext extends ServingContext, DetachedContext {
@@ -10,4 +12,6 @@ export interface ResponsesContext extends ServingContext, DetachedContext {
   readonly idempotencyTtlMs: number;
   /** Holds the conversation a request continues (`conversation`). */
   readonly openConversation: OpenConversation;
+  /** User operators for every response stream; each factory is called once per run. */
+  readonly operators: ProtocolOperators<ResponseStreamEvent>;
 }

@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolCall } from '../agent/agent.js';
 import type { ApprovalAnswer, Approvals } from '../agent/approval.js';
 import { RequestError } from '../errors/RequestError.js';
-import type { InputItem } from './parseResponseInput.js';
+import type { InputItem } from '../openai/parseResponseInput.js';
 
 /** How a turn deals with the calls of the conversation it continues that waited for approval. */
 export interface ApprovalResume {

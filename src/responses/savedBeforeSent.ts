@@ -1,5 +1,5 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from './responseObject.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from '../openai/responseObject.js';
 
 /**
  * Passes the events on, but the terminal one (and the completion after it) only once `save` has

@@ -1,8 +1,9 @@
-import { map, tap } from 'rxjs';
+import { asyncScheduler, map, tap } from 'rxjs';
+import { instantiateOperators } from '../pipeline/protocolOperators.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from './responseObject.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from '../openai/responseObject.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
 import { savedBeforeSent } from './savedBeforeSent.js';
@@ -19,7 +20,7 @@ import { toResponseEvents } from './toResponseEvents.js';
  */
 export async function startBackgroundResponse(
   turn: ResponseTurn,
-  { agent, detached }: ResponsesContext,
+  { agent, detached, operators }: ResponsesContext,
 ): Promise<DetachedRun<ResponseObject>> {
   const { draft } = turn;
   let settled: ResponseObject | undefined;
@@ -31,9 +32,15 @@ export async function startBackgroundResponse(
     kind: 'response',
     owner: turn.owner,
     saveStart: () => turn.save(draft.snapshot('queued')),
-    events$: (lifecycle) =>
-      agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
+    events$: (lifecycle) => {
+      const { events, chunks } = instantiateOperators(operators, {
+        cancellation: lifecycle.cancellation,
+        model: turn.agentRequest.model,
+        scheduler: asyncScheduler,
+      });
+      return agent.run(turn.agentRequest, lifecycle.cancellation).pipe(
         lifecycle.record,
+        events,
         toResponseEvents(draft),
         tap((event) => {
           if (TERMINAL_RESPONSE_EVENTS.has(event.type)) held = event;
@@ -42,8 +49,10 @@ export async function startBackgroundResponse(
         tap((event) => {
           if (TERMINAL_RESPONSE_EVENTS.has(event.type)) settled = event.response as ResponseObject;
         }),
+        chunks,
         map((event) => toLoggedEvent(event, event.sequence_number)),
-      ),
+      );
+    },
     snapshot: () => settled ?? draft.snapshot('in_progress'),
     saveFinal: () => {
       // Saved already, as its terminal event was held: saved again only if that failed (a retry of the final state).

@@ -1,6 +1,6 @@
 import { readLog } from '../detached/readLog.js';
 import type { EventLog } from '../store/EventLog.js';
-import type { OutputItem } from './responseObject.js';
+import type { OutputItem } from '../openai/responseObject.js';
 
 interface Logged {
   readonly output_index: number;

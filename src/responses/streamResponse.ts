@@ -2,12 +2,14 @@ import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
 import { AnswerLog } from '../detached/AnswerLog.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
-import { startLifecycle } from '../pipeline/lifecycle.js';
-import { localsOf, routeOf } from '../pipeline/requestLocals.js';
-import type { Served } from '../pipeline/served.js';
-import { serveSse } from '../pipeline/serveSse.js';
+import { startLifecycle } from '../serving/lifecycle.js';
+import { localsOf, routeOf } from '../serving/requestLocals.js';
+import type { Served } from '../serving/served.js';
+import { serveSse } from '../serving/serveSse.js';
+import { asyncScheduler } from 'rxjs';
+import { instantiateOperators } from '../pipeline/protocolOperators.js';
 import type { KeptResponse } from './keptResponse.js';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from './responseObject.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from '../openai/responseObject.js';
 import { responseProtocol } from './responseProtocol.js';
 import type { ResponsesContext } from './responsesContext.js';
 import type { ResponseTurn } from './responseTurn.js';
@@ -61,9 +63,16 @@ export async function streamResponse(
     log && logEvent,
   );
   try {
+    const { events, chunks } = instantiateOperators(context.operators, {
+      cancellation: lifecycle.cancellation,
+      model: turn.agentRequest.model,
+      scheduler: asyncScheduler,
+    });
     return await serveSse(req, res, agent.run(turn.agentRequest, lifecycle.cancellation).pipe(lifecycle.record), protocol, {
       ...context,
       lifecycle,
+      events,
+      chunks,
     });
   } finally {
     lifecycle.finish();

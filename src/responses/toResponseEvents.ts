@@ -1,8 +1,8 @@
 import { catchError, concat, concatMap, defer, type OperatorFunction } from 'rxjs';
 import type { AgentEvent } from '../agent/agentEvent.js';
-import { sequenceToolCalls } from '../chat/sequenceToolCalls.js';
+import { sequenceToolCalls } from '../agent/sequenceToolCalls.js';
 import type { ResponseDraft } from './ResponseDraft.js';
-import type { ResponseStreamEvent } from './responseObject.js';
+import type { ResponseStreamEvent } from '../openai/responseObject.js';
 
 /**
  * Encodes agent events as Responses API stream events: `response.created` and

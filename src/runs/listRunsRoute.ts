@@ -1,5 +1,5 @@
-import type { RouteHandler } from '../pipeline/routeHandler.js';
-import { localsOf } from '../pipeline/requestLocals.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
+import { localsOf } from '../serving/requestLocals.js';
 import { mayAccess } from '../principal.js';
 import { RequestError } from '../errors/RequestError.js';
 import type { RunObject } from './runObject.js';

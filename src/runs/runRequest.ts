@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ChatMessage } from '../agent/agent.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
-import { parseInput, turnFields } from '../responses/parseInput.js';
+import { parseInput, turnFields } from '../openai/parseInput.js';
 
 const runRequestSchema = z.object({
   ...turnFields,

@@ -1,6 +1,8 @@
+import type { RunEvent } from './runEvent.js';
+import type { ProtocolOperators } from '../pipeline/protocolOperators.js';
 import type { DetachedContext } from '../detached/detachedContext.js';
-import type { ServingContext } from '../pipeline/servingContext.js';
-import type { OpenConversation } from '../responses/heldConversation.js';
+import type { ServingContext } from '../serving/servingContext.js';
+import type { OpenConversation } from '../openai/heldConversation.js';
 
 /** What the Runs API routes share. */
 export interface RunsContext extends ServingContext, DetachedContext {
@@ -10,4 +12,6 @@ export interface RunsContext extends ServingContext, DetachedContext {
   readonly idempotencyTtlMs: number;
   /** Holds the conversation a run continues (`conversation`). */
   readonly openConversation: OpenConversation;
+  /** User operators for every run stream; each factory is called once per run. */
+  readonly operators: ProtocolOperators<RunEvent>;
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { concatMap, defer, identity, map, tap } from 'rxjs';
+import { asyncScheduler, concatMap, defer, identity, map, tap } from 'rxjs';
+import { instantiateOperators } from '../pipeline/protocolOperators.js';
 import type { AgentEventOf } from '../agent/agentEvent.js';
 import { InterruptReason } from '../agent/interruptReason.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import { toLoggedEvent } from '../detached/loggedEvent.js';
 import { RunInputs } from '../detached/RunInputs.js';
-import { toConversationItems } from '../conversations/toConversationItems.js';
+import { toConversationItems } from '../openai/toConversationItems.js';
 import { InterruptedError } from '../errors/InterruptedError.js';
-import type { HeldConversation } from '../responses/heldConversation.js';
+import type { HeldConversation } from '../openai/heldConversation.js';
 import type { RunEvent } from './runEvent.js';
 import { toRunError } from './runError.js';
 import type { PendingApproval, RunObject } from './runObject.js';
@@ -55,7 +56,7 @@ export interface RunStart {
  */
 export async function startRun(
   request: RunRequest,
-  { agent, store, detached, defaultModel, approvalTimeoutMs }: RunsContext,
+  { agent, store, detached, defaultModel, approvalTimeoutMs, operators }: RunsContext,
   { owner, id = newRunId(), trace, conversation }: RunStart,
 ): Promise<DetachedRun<RunObject>> {
   const model = request.model ?? defaultModel;
@@ -123,8 +124,13 @@ export async function startRun(
     owner,
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() }), owner),
-    events$: (lifecycle) =>
-      withUpstreamEvents((attemptObserver) =>
+    events$: (lifecycle) => {
+      const { events, chunks } = instantiateOperators(operators, {
+        cancellation: lifecycle.cancellation,
+        model,
+        scheduler: asyncScheduler,
+      });
+      return withUpstreamEvents((attemptObserver) =>
         defer(() =>
           agent.run(
             { messages, model, approvals: inputs.approvals, steers$: inputs.steers$, trace, attemptObserver },
@@ -133,9 +139,11 @@ export async function startRun(
         ).pipe(
           lifecycle.record,
           tap((event) => inputs.follow(event)),
+          events,
           toRunEvents(),
         ),
-      ).pipe(appendCompleted, tap(follow), map(logged)),
+      ).pipe(chunks, appendCompleted, tap(follow), map(logged));
+    },
     snapshot: () => shownRun(stored()),
     saveFinal: () => store.runs.save(stored()),
     inputs,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_TEXT_CHARS } from '../chat/chatCompletionRequest.js';
+import { MAX_TEXT_CHARS } from '../openai/limits.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 
 const steerRequestSchema = z.object({

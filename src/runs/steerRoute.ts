@@ -1,5 +1,5 @@
-import { localsOf } from '../pipeline/requestLocals.js';
-import type { RouteHandler } from '../pipeline/routeHandler.js';
+import { localsOf } from '../serving/requestLocals.js';
+import type { RouteHandler } from '../serving/routeHandler.js';
 import { assertRunOwner } from './assertRunOwner.js';
 import { currentRun, isUnfinished, runNotRunning } from './currentRun.js';
 import type { RunObject } from './runObject.js';

@@ -1,5 +1,5 @@
 import { defer, merge, Subject, tap, type Observable } from 'rxjs';
-import type { AttemptObserver } from '../agent/upstream/AttemptObserver.js';
+import type { AttemptObserver } from '../upstream/AttemptObserver.js';
 import type { RunEvent } from './runEvent.js';
 
 /**

@@ -13,7 +13,7 @@ import { InterruptReason } from '../agent/interruptReason.js';
 import { DEFAULTS } from '../config.js';
 import { ClientGoneError } from '../errors/ClientGoneError.js';
 import { SlowClientError } from '../errors/SlowClientError.js';
-import { encodeUtf8 } from './encodeUtf8.js';
+import { encodeUtf8 } from '../wire/encodeUtf8.js';
 import { KEEPALIVE_FRAME } from './keepalive.js';
 import type { SseSink } from './sseSink.js';
 

@@ -4,7 +4,7 @@ import type { AgentEvent } from '../agent/agentEvent.js';
 import { Cancellation } from '../agent/cancellation.js';
 import type { ChatCompletionMeta } from '../chat/chatCompletionChunk.js';
 import { chatProtocol } from '../chat/chatProtocol.js';
-import type { PipelineOperators } from '../chat/pipelineOperators.js';
+import type { PipelineOperators } from '../http/pipelineOperators.js';
 import { applyOperators } from '../pipeline/applyOperators.js';
 import type { PipelineContext } from '../pipeline/pipelineContext.js';
 import { ssePipeline } from '../pipeline/ssePipeline.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openUpstream } from '../../src/agent/llm/openUpstream.js';
-import { UpstreamEndpoint } from '../../src/agent/llm/UpstreamEndpoint.js';
-import { MAX_SCHEMA_CHARS, MAX_SCHEMA_DEPTH } from '../../src/chat/boundSchema.js';
+import { openUpstream } from '../../src/upstream/openaiChat/openUpstream.js';
+import { UpstreamEndpoint } from '../../src/upstream/UpstreamEndpoint.js';
+import { MAX_SCHEMA_CHARS, MAX_SCHEMA_DEPTH } from '../../src/openai/boundSchema.js';
 import { UpstreamError } from '../../src/errors/UpstreamError.js';
 import { answer } from '../support/scriptedUpstream.js';
 import { useLlmGateway } from '../support/startLlmGateway.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Agent } from '../../src/agent/agent.js';
 import { loadConfig } from '../../src/config.js';
 import { createApp, type AppConfig, type CreateAppOptions } from '../../src/http/createApp.js';
-import type { ActiveRuns } from '../../src/pipeline/activeRuns.js';
+import type { ActiveRuns } from '../../src/serving/activeRuns.js';
 import type { Store } from '../../src/store/Store.js';
 
 export interface TestApp {

@@ -6,7 +6,8 @@ import type { Agent, AgentRequest, ChatMessage, ToolCall, ToolChoice } from '../
 import type { AgentEvent, FinishReason, Usage } from '../agentEvent.js';
 import { clientToolConflicts } from '../clientToolConflicts.js';
 import { createAbortableRun } from '../createRun.js';
-import type { AbortNotice, RunAbort } from '../RunAbort.js';
+import type { AbortNotice } from '../../upstream/AbortNotice.js';
+import type { RunAbort } from '../RunAbort.js';
 import { queueSteers, type SteerQueue } from '../queueSteers.js';
 import { sumUsage, ZERO_USAGE } from '../sumUsage.js';
 import { approvalPolicy } from '../tools/approvalPolicy.js';
@@ -14,17 +15,17 @@ import { gateToolCall, pendingApprovals, type ToolGate } from '../tools/gateTool
 import type { Tool, ToolSource } from '../tools/tool.js';
 import { toToolDefinitions, type ToolDefinition } from '../tools/toToolDefinitions.js';
 import { continueAfterTurn } from './continueAfterTurn.js';
-import type { UpstreamPost } from './openUpstream.js';
+import type { UpstreamPost } from '../../upstream/UpstreamPost.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
-import { upstreamChunks } from './upstreamChunks.js';
+import { upstreamChunks } from '../../upstream/openaiChat/upstreamChunks.js';
 import { toUpstreamBody } from './toUpstreamBody.js';
 import { traceModelCall } from './traceModelCall.js';
 import { ApprovedAlways } from '../tools/ApprovedAlways.js';
-import type { AttemptObserver } from '../upstream/AttemptObserver.js';
-import { createModelCaller } from '../upstream/createModelCaller.js';
-import type { Routes } from '../upstream/routes.js';
-import { singleRoute } from '../upstream/singleRoute.js';
-import type { UpstreamChunk } from './upstreamChunk.js';
+import type { AttemptObserver } from '../../upstream/AttemptObserver.js';
+import { createModelCaller } from '../../upstream/createModelCaller.js';
+import type { Routes } from '../../upstream/routes.js';
+import { singleRoute } from '../../upstream/singleRoute.js';
+import type { UpstreamChunk } from '../../upstream/upstreamChunk.js';
 import { traceToolCall } from '../tools/traceToolCall.js';
 import type { RunTrace } from '../../tracing/RunTrace.js';
 

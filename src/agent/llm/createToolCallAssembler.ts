@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ToolCall } from '../agent.js';
-import type { UpstreamToolCallDelta } from './upstreamChunk.js';
+import type { UpstreamToolCallDelta } from '../../upstream/upstreamChunk.js';
 
 export interface ToolCallAssembler {
   /** Adds one fragment and returns the index of the call it belongs to. */

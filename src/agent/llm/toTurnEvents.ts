@@ -3,7 +3,7 @@ import type { ToolCall } from '../agent.js';
 import type { AgentEvent, AgentEventOf, Usage } from '../agentEvent.js';
 import { createTextBuffer } from './createTextBuffer.js';
 import { createToolCallAssembler, type ToolCallAssembler } from './createToolCallAssembler.js';
-import type { UpstreamChunk, UpstreamToolCallDelta } from './upstreamChunk.js';
+import type { UpstreamChunk, UpstreamToolCallDelta } from '../../upstream/upstreamChunk.js';
 import { OwnSubscriber } from '../../rx/OwnSubscriber.js';
 
 /** The last value of a model call: what the assistant said and asked for, and why it stopped. */

@@ -3,7 +3,7 @@ import { defer, type Observable } from 'rxjs';
 import type { RunTrace } from '../../tracing/RunTrace.js';
 import { traced } from '../../tracing/traced.js';
 import type { ChatMessage } from '../agent.js';
-import type { UpstreamChunk } from './upstreamChunk.js';
+import type { UpstreamChunk } from '../../upstream/upstreamChunk.js';
 
 export interface ModelCall {
   /** The model name the client asked for (a route's name); which upstream answered is the attempts' to tell. */

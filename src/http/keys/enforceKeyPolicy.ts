@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { KeyLimitError } from '../../errors/KeyLimitError.js';
 import { modelNotFound } from '../../errors/modelNotFound.js';
 import type { Metrics } from '../../metrics/createMetrics.js';
-import { localsOf } from '../../pipeline/requestLocals.js';
+import { localsOf } from '../../serving/requestLocals.js';
 import { mayUseModel } from '../../principal.js';
 import type { KeyLimits } from '../../store/KeyLimits.js';
 import { takeStreamSlot } from './takeStreamSlot.js';

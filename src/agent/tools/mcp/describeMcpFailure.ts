@@ -1,6 +1,6 @@
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './mcpServerConfig.js';
-import { redactSecrets } from './redactSecrets.js';
+import { redactSecrets } from '../../../errors/redactSecrets.js';
 
 /** Why talking to a server failed, in words for logs and the health answer, and whether the connection is gone. */
 export interface McpFailure {

@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { createFrameMeter } from '../../llm/createFrameMeter.js';
+import { createFrameMeter } from '../../../upstream/createFrameMeter.js';
 import { McpMessageTooLargeError } from './McpMessageTooLargeError.js';
 
 function isEventStream(response: Response): boolean {

@@ -8,7 +8,7 @@ import type { McpToolCaller } from './createMcpTool.js';
 import { limitResponseBodies } from './limitResponseBodies.js';
 import { listMcpTools, type McpToolListing } from './listMcpTools.js';
 import { McpMessageTooLargeError } from './McpMessageTooLargeError.js';
-import { redactSecrets } from './redactSecrets.js';
+import { redactSecrets } from '../../../errors/redactSecrets.js';
 import type { McpServerConfig } from './mcpServerConfig.js';
 
 /** One live connection to an MCP server. */

@@ -1,0 +1,36 @@
+import { Agent } from 'undici';
+import { UpstreamEndpoint } from './UpstreamEndpoint.js';
+import { CircuitBreaker } from './CircuitBreaker.js';
+import type { BreakerPolicy, Upstream } from './routes.js';
+
+/**
+ * What rxgate knows of one upstream across calls: its breaker, its calls open now, its own
+ * connection pool, whose timeouts are the upstream's connect, first-byte and idle ones, and where
+ * its chat completions are posted.
+ */
+export class UpstreamState {
+  readonly breaker: CircuitBreaker;
+  readonly dispatcher: Agent;
+  readonly chatCompletions: UpstreamEndpoint;
+  inFlight = 0;
+
+  constructor(
+    readonly upstream: Upstream,
+    breaker: BreakerPolicy,
+    now: () => number,
+  ) {
+    this.breaker = new CircuitBreaker(breaker, now);
+    const { connectMs, firstByteMs, idleMs } = upstream.timeouts;
+    this.dispatcher = new Agent({ connect: { timeout: connectMs }, headersTimeout: firstByteMs, bodyTimeout: idleMs });
+    this.chatCompletions = new UpstreamEndpoint(`${upstream.url.replace(/\/+$/, '')}/chat/completions`);
+  }
+
+  get weight(): number {
+    return this.upstream.weight;
+  }
+
+  /** Whether a call may go to it now: its breaker lets one through and it is under `maxInFlight`. */
+  get available(): boolean {
+    return this.inFlight < this.upstream.maxInFlight && this.breaker.allows();
+  }
+}
