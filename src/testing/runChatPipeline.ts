@@ -9,7 +9,8 @@ import { applyOperators } from '../pipeline/applyOperators.js';
 import type { PipelineContext } from '../pipeline/pipelineContext.js';
 import { ssePipeline } from '../pipeline/ssePipeline.js';
 import type { SseSink } from '../sse/sseSink.js';
-import { recordedRun, type InterruptHandle, type RecordedRun } from './recordedRun.js';
+import type { PipelineUnderTest } from './PipelineUnderTest.js';
+import { recordedRun, type InterruptHandle } from './recordedRun.js';
 
 /** The chunk metadata of every chat pipeline under test, unless a script names its own. */
 export const TEST_META: ChatCompletionMeta = { id: 'chatcmpl-test', created: 1_700_000_000, model: 'rxgate-agent', includeUsage: false };
@@ -32,11 +33,6 @@ export interface ChatPipelineScript {
   readonly operators?: PipelineOperators;
 }
 
-export interface ChatPipelineUnderTest extends Omit<RecordedRun, 'run$'> {
-  /** The frames handed to the sink, as the pipeline emits them. */
-  readonly output$: Observable<string>;
-}
-
 /**
  * rxgate's own chat pipeline (`ssePipeline` with `chatProtocol`, exactly as the server runs it)
  * around a scripted run and a fake response, in virtual time: the harness rxgate's marble specs
@@ -49,7 +45,7 @@ export interface ChatPipelineUnderTest extends Omit<RecordedRun, 'run$'> {
  *   expectObservable(output$).toBe('R-A-|', FRAMES);
  * });
  */
-export function runChatPipeline(scheduler: TestScheduler, script: ChatPipelineScript): ChatPipelineUnderTest {
+export function runChatPipeline(scheduler: TestScheduler, script: ChatPipelineScript): PipelineUnderTest {
   const cancellation = new Cancellation();
   const { run$, interrupts, aborts } = recordedRun(scheduler, script.events$, cancellation, script.interruptHandle);
   const context: PipelineContext = { cancellation, scheduler, model: (script.meta ?? TEST_META).model };

@@ -21,7 +21,7 @@ export async function startApp(
   overrides: Partial<AppConfig> = {},
   options: Partial<CreateAppOptions> = {},
 ): Promise<TestApp> {
-  // Never shed: a test on a busy machine must not get 503 `overloaded` for a slow turn of its loop (test/overload.test.ts asks for it).
+  // Never shed: a test on a busy machine must not get 503 `overloaded` for a slow turn of its loop (test/http/serving/overload.test.ts asks for it).
   const config = { ...loadConfig({}), maxEventLoopDelayMs: 0, ...overrides };
   const { app, requestClasses, activeRuns, overload, store, jobScheduler, recovered } = createApp({ ...options, agent, config });
   await recovered;
