@@ -1,13 +1,13 @@
 import { Observable, type Observer, type Subscriber } from 'rxjs';
-import { OwnSubscriber } from '../src/rx/OwnSubscriber.js';
+import { Stage as StageBase } from '../src/rx/Stage.js';
 
 // `npx tsx bench/hopCost.ts`: what a value costs to cross a chain of 16 stages of 16 different
 // classes, as a delta crosses rxgate's, made two ways. As rxgate's stages were made before
-// `OwnSubscriber` (src/rx): an Observer object each, which RxJS wraps in a SafeSubscriber and a
+// `Stage` (src/rx): an Observer object each, which RxJS wraps in a SafeSubscriber and a
 // ConsumerObserver, whose one call into every stage's `next` sees every stage's class (a
-// megamorphic call V8 cannot inline). And as they are made now, subclasses of `OwnSubscriber`:
-// an Observer that is also a Subscription, which RxJS takes as it is, so that each stage calls
-// the next one's `next` directly, from a call site that sees one class.
+// megamorphic call V8 cannot inline). And as they are made now, subclasses of `Stage`: an
+// Observer that is also a Subscription, which RxJS takes as it is, so that each stage calls the
+// next one's `next` directly, from a call site that sees one class.
 
 const STAGES = 16;
 const VALUES = 2_000_000;
@@ -25,13 +25,11 @@ function stageClass(kind: 'observer' | 'subscription', index: number): Stage {
           error(error) { this.downstream.error(error); }
           complete() { this.downstream.complete(); }
         }`
-      : `return class Stage${index} extends OwnSubscriber {
-          constructor(downstream) { super(); this.downstream = downstream; this.seen${index} = 0; }
-          onNext(value) { this.seen${index}++; this.downstream.next(value); }
-          onError(error) { this.downstream.error(error); }
-          onComplete() { this.downstream.complete(); }
+      : `return class Stage${index} extends StageBase {
+          constructor(destination) { super(destination); this.seen${index} = 0; }
+          onNext(value) { this.seen${index}++; this.destination.next(value); }
         }`;
-  return new Function('OwnSubscriber', body)(OwnSubscriber) as Stage;
+  return new Function('StageBase', body)(StageBase) as Stage;
 }
 
 function measure(kind: 'observer' | 'subscription'): { subscribeMicros: number; nextNanos: number } {
@@ -40,7 +38,10 @@ function measure(kind: 'observer' | 'subscription'): { subscribeMicros: number; 
   for (let index = 0; index < STAGES; index++) {
     const Stage = stageClass(kind, index);
     const upstream$ = chain$;
-    chain$ = new Observable<number>((subscriber) => upstream$.subscribe(new Stage(subscriber)));
+    chain$ = new Observable<number>((subscriber) => {
+      const stage = new Stage(subscriber);
+      return stage instanceof StageBase ? stage.subscribeTo(upstream$) : upstream$.subscribe(stage);
+    });
   }
   let received = 0;
   const count = () => void received++;

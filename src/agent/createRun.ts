@@ -4,7 +4,7 @@ import type { Cancellation } from './cancellation.js';
 import type { InterruptReason } from './interruptReason.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { RunAbort } from './RunAbort.js';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 
 /** One run of an agent: work that honours an `AbortSignal`, and optionally a way to interrupt it. */
 export interface InterruptibleRun {
@@ -18,26 +18,48 @@ export interface CreateRunOptions {
   readonly logger?: Logger;
 }
 
-/** Passes a run's events on and notes when it settled: an object, not three closures, for every open stream. */
-class RunEvents extends OwnSubscriber<AgentEvent> {
-  settled = false;
+/** Passes a run's events on and interrupts the run if it is unsubscribed before it settled, for every open stream. */
+class RunEvents extends Stage<AgentEvent> {
+  private settled = false;
 
-  constructor(private readonly subscriber: Subscriber<AgentEvent>) {
-    super();
+  constructor(
+    destination: Subscriber<AgentEvent>,
+    private readonly cancellation: Cancellation,
+    private readonly abort: RunAbort,
+    private readonly run: InterruptibleRun,
+    private readonly logger: Logger,
+  ) {
+    super(destination);
   }
 
   protected onNext(event: AgentEvent): void {
-    this.subscriber.next(event);
+    this.destination.next(event);
   }
 
-  protected onError(error: unknown): void {
+  protected override onError(error: unknown): void {
     this.settled = true;
-    this.subscriber.error(error);
+    this.destination.error(error);
   }
 
-  protected onComplete(): void {
+  protected override onComplete(): void {
     this.settled = true;
-    this.subscriber.complete();
+    this.destination.complete();
+  }
+
+  override unsubscribe(): void {
+    super.unsubscribe();
+    if (this.settled) return;
+    this.settled = true;
+    const { cancellation, run } = this;
+    const reason = cancellation.reason;
+    this.abort.abort(reason);
+    cancellation.notifyInterrupted();
+    try {
+      run.interrupt?.(reason);
+    } catch (error) {
+      // The run is over either way; a faulty interrupt must not take the response down with it.
+      this.logger.warn({ err: error, reason }, 'agent interrupt threw; ignored');
+    }
   }
 }
 
@@ -77,24 +99,9 @@ export function createAbortableRun(
   start: (abort: RunAbort) => InterruptibleRun,
   { logger = silentLogger }: CreateRunOptions = {},
 ): Observable<AgentEvent> {
-  return new Observable<AgentEvent>((subscriber) => {
+  return new Observable<AgentEvent>((destination) => {
     const abort = new RunAbort();
     const run = start(abort);
-    const events = new RunEvents(subscriber);
-    const subscription = from(run.events).subscribe(events);
-    return () => {
-      subscription.unsubscribe();
-      if (events.settled) return;
-      events.settled = true;
-      const reason = cancellation.reason;
-      abort.abort(reason);
-      cancellation.notifyInterrupted();
-      try {
-        run.interrupt?.(reason);
-      } catch (error) {
-        // The run is over either way; a faulty interrupt must not take the response down with it.
-        logger.warn({ err: error, reason }, 'agent interrupt threw; ignored');
-      }
-    };
+    return new RunEvents(destination, cancellation, abort, run, logger).subscribeTo(from(run.events));
   });
 }

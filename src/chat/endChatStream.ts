@@ -1,34 +1,30 @@
-import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import { DONE_FRAME } from './done.js';
 import { toErrorFrame } from './toErrorFrame.js';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 
-/** Passes frames on and ends the stream the chat way; an object, not three closures, for every open stream. */
-class ChatStreamEnder extends OwnSubscriber<string> {
-  constructor(private readonly subscriber: Subscriber<string>) {
-    super();
-  }
-
+/** Passes frames on and ends the stream the chat way, for every open stream. */
+class ChatStreamEnder extends Stage<string> {
   protected onNext(frame: string): void {
-    this.subscriber.next(frame);
+    this.destination.next(frame);
   }
 
-  protected onError(error: unknown): void {
+  protected override onError(error: unknown): void {
     let frame: string;
     // As in `catchError`: an error frame that cannot be made fails the stream with that error.
     try {
       frame = toErrorFrame(error);
     } catch (failure) {
-      this.subscriber.error(failure);
+      this.destination.error(failure);
       return;
     }
-    this.subscriber.next(frame);
-    this.subscriber.complete();
+    this.destination.next(frame);
+    this.destination.complete();
   }
 
-  protected onComplete(): void {
-    this.subscriber.next(DONE_FRAME);
-    this.subscriber.complete();
+  protected override onComplete(): void {
+    this.destination.next(DONE_FRAME);
+    this.destination.complete();
   }
 }
 
@@ -42,5 +38,5 @@ class ChatStreamEnder extends OwnSubscriber<string> {
  * ```
  */
 export function endChatStream(): MonoTypeOperatorFunction<string> {
-  return (frames$) => new Observable<string>((subscriber) => frames$.subscribe(new ChatStreamEnder(subscriber)));
+  return (frames$) => new Observable<string>((destination) => new ChatStreamEnder(destination).subscribeTo(frames$));
 }

@@ -11,7 +11,7 @@ import type {
   ChatUsage,
   RxgateToolProgress,
 } from './chatCompletionChunk.js';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 
 export function toChatUsage(usage: Usage): ChatUsage {
   const { cachedInputTokens, reasoningTokens } = usage;
@@ -35,20 +35,20 @@ const USAGE_NULL = { usage: null };
 const NO_USAGE = {};
 
 /**
- * Encodes one answer's chunks: an object, not closures, for every open stream. Tool calls are
- * sequenced as `sequenceToolCalls` does, in this subscriber: one for every delta of the answer,
- * no concat, map, filter or sequencing stages each holding their own.
+ * Encodes one answer's chunks, for every open stream. Tool calls are sequenced as
+ * `sequenceToolCalls` does, in this subscriber: one for every delta of the answer, no concat, map,
+ * filter or sequencing stages each holding their own.
  */
-class ChatChunkEncoder extends OwnSubscriber<AgentEvent> {
+class ChatChunkEncoder extends Stage<AgentEvent, ChatCompletionChunk> {
   private readonly sequence = new ToolCallSequence();
   private usage = ZERO_USAGE;
   private finished = false;
 
   constructor(
-    private readonly subscriber: Subscriber<ChatCompletionChunk>,
+    destination: Subscriber<ChatCompletionChunk>,
     private readonly meta: ChatCompletionMeta,
   ) {
-    super();
+    super(destination);
   }
 
   protected onNext(event: AgentEvent): void {
@@ -56,16 +56,12 @@ class ChatChunkEncoder extends OwnSubscriber<AgentEvent> {
     if (!this.sequence.holds(event)) this.emit(event);
   }
 
-  protected onError(error: unknown): void {
-    this.subscriber.error(error);
-  }
-
-  protected onComplete(): void {
-    const { meta, subscriber } = this;
+  protected override onComplete(): void {
+    const { meta, destination } = this;
     this.releaseHeld();
-    if (!this.finished) subscriber.next(this.chunk({}, 'stop'));
+    if (!this.finished) destination.next(this.chunk({}, 'stop'));
     if (meta.includeUsage) {
-      subscriber.next({
+      destination.next({
         id: meta.id,
         object: 'chat.completion.chunk',
         created: meta.created,
@@ -74,7 +70,7 @@ class ChatChunkEncoder extends OwnSubscriber<AgentEvent> {
         usage: toChatUsage(this.usage),
       });
     }
-    subscriber.complete();
+    destination.complete();
   }
 
   chunk(delta: ChatDelta, finishReason: FinishReason | null = null): ChatCompletionChunk {
@@ -95,7 +91,7 @@ class ChatChunkEncoder extends OwnSubscriber<AgentEvent> {
 
   private emit(event: AgentEvent): void {
     const encoded = this.encode(event);
-    if (encoded !== undefined) this.subscriber.next(encoded);
+    if (encoded !== undefined) this.destination.next(encoded);
   }
 
   private releaseHeld(): void {
@@ -159,11 +155,11 @@ class ChatChunkEncoder extends OwnSubscriber<AgentEvent> {
  */
 export function toChatChunks(meta: ChatCompletionMeta): OperatorFunction<AgentEvent, ChatCompletionChunk> {
   return (events$) =>
-    new Observable<ChatCompletionChunk>((subscriber) => {
-      const encoder = new ChatChunkEncoder(subscriber, meta);
-      subscriber.next(encoder.chunk({ role: 'assistant' }));
+    new Observable<ChatCompletionChunk>((destination) => {
+      const encoder = new ChatChunkEncoder(destination, meta);
+      destination.next(encoder.chunk({ role: 'assistant' }));
       // A subscriber that left at the role chunk never starts the run.
-      if (subscriber.closed) return;
-      return events$.subscribe(encoder);
+      if (destination.closed) return;
+      return encoder.subscribeTo(events$);
     });
 }

@@ -1,8 +1,8 @@
-import { Observable, type MonoTypeOperatorFunction, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, AgentEventOf } from '../agent/agentEvent.js';
 import type { Cancellation } from '../agent/cancellation.js';
 import { InterruptReason } from '../agent/interruptReason.js';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 
 export interface MaxOutputOptions {
   /** Characters (Unicode code points) of text one answer may have; a whole number, 0 or more. Required. */
@@ -27,58 +27,51 @@ function codePoints(text: string): number {
   return count;
 }
 
-/**
- * Caps one answer: an object, not closures, for every answer's life. One subscriber, where map,
- * takeWhile, filter and concat held five.
- */
-class OutputCap extends OwnSubscriber<AgentEvent> {
+/** Caps one answer, for its life. One subscriber, where map, takeWhile, filter and concat held five. */
+class OutputCap extends Stage<AgentEvent> {
   private written = 0;
   private reached = false;
-  // Set once subscribe returns: a source that crosses the limit synchronously is ended after that.
-  private subscribed = false;
 
   constructor(
-    private readonly subscriber: Subscriber<AgentEvent>,
+    destination: Subscriber<AgentEvent>,
     private readonly maxChars: number,
     private readonly cancellation: Cancellation,
     private readonly includeReasoning: boolean,
   ) {
-    super();
+    super(destination);
   }
 
-  start(events$: Observable<AgentEvent>): Subscription {
-    events$.subscribe(this);
-    this.subscribed = true;
-    if (this.reached && !this.subscriber.closed) this.endAtLimit();
-    return this;
+  // A source that crossed the limit while it was being subscribed to is ended now.
+  protected override onSubscribed(): void {
+    if (this.reached) this.endAtLimit();
   }
 
   protected onNext(event: AgentEvent): void {
     if (this.reached) return;
     if (!this.counts(event)) {
-      this.subscriber.next(event);
+      this.destination.next(event);
       return;
     }
     const chars = codePoints(event.delta);
     if (this.written + chars <= this.maxChars) {
       this.written += chars;
-      this.subscriber.next(event);
+      this.destination.next(event);
       return;
     }
     this.reached = true;
     this.cancellation.cancelWith(InterruptReason.outputLimitReached);
     const kept = [...event.delta].slice(0, this.maxChars - this.written).join('');
     this.written = this.maxChars;
-    if (kept !== '') this.subscriber.next({ ...event, delta: kept });
+    if (kept !== '') this.destination.next({ ...event, delta: kept });
     this.endAtLimit();
   }
 
-  protected onError(error: unknown): void {
-    if (!this.reached) this.subscriber.error(error);
+  protected override onError(error: unknown): void {
+    if (!this.reached) this.destination.error(error);
   }
 
-  protected onComplete(): void {
-    if (!this.reached) this.subscriber.complete();
+  protected override onComplete(): void {
+    if (!this.reached) this.destination.complete();
   }
 
   private counts(event: AgentEvent): event is Counted {
@@ -89,8 +82,8 @@ class OutputCap extends OwnSubscriber<AgentEvent> {
   private endAtLimit(): void {
     if (!this.subscribed) return;
     this.unsubscribe();
-    this.subscriber.next(LENGTH);
-    this.subscriber.complete();
+    this.destination.next(LENGTH);
+    this.destination.complete();
   }
 }
 
@@ -116,5 +109,5 @@ export function maxOutput({ maxChars, cancellation, includeReasoning = false }: 
     throw new RangeError(`rxgate: maxOutput maxChars must be a whole number of characters, 0 or more; got ${maxChars}`);
   }
   return (events$) =>
-    new Observable<AgentEvent>((subscriber) => new OutputCap(subscriber, maxChars, cancellation, includeReasoning).start(events$));
+    new Observable<AgentEvent>((destination) => new OutputCap(destination, maxChars, cancellation, includeReasoning).subscribeTo(events$));
 }

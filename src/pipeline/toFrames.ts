@@ -1,15 +1,15 @@
 import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 
-/** The state of one `toFrames` subscription: an object, not closures, for every open stream. */
-class FrameSerialiser<Out> extends OwnSubscriber<Out> {
+/** The state of one `toFrames` subscription, for every open stream. */
+class FrameSerialiser<Out> extends Stage<Out, string> {
   constructor(
-    private readonly subscriber: Subscriber<string>,
+    destination: Subscriber<string>,
     private readonly frame: (message: Out) => string,
     private readonly isFailure: ((message: Out) => boolean) | undefined,
     private readonly onFailure: ((error?: unknown) => void) | undefined,
   ) {
-    super();
+    super(destination);
   }
 
   protected onNext(message: Out): void {
@@ -22,16 +22,12 @@ class FrameSerialiser<Out> extends OwnSubscriber<Out> {
       this.error(error);
       return;
     }
-    this.subscriber.next(text);
+    this.destination.next(text);
   }
 
-  protected onError(error: unknown): void {
+  protected override onError(error: unknown): void {
     this.onFailure?.(error);
-    this.subscriber.error(error);
-  }
-
-  protected onComplete(): void {
-    this.subscriber.complete();
+    this.destination.error(error);
   }
 }
 
@@ -52,5 +48,5 @@ export function toFrames<Out>(
   onFailure?: (error?: unknown) => void,
 ): OperatorFunction<Out, string> {
   return (messages$) =>
-    new Observable<string>((subscriber) => messages$.subscribe(new FrameSerialiser(subscriber, frame, isFailure, onFailure)));
+    new Observable<string>((destination) => new FrameSerialiser(destination, frame, isFailure, onFailure).subscribeTo(messages$));
 }

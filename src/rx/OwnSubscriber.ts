@@ -1,19 +1,16 @@
 import { Subscription, type Observer } from 'rxjs';
 
 /**
- * A stage of an operator chain that is its own subscriber to its source: an Observer that is also
- * a Subscription, which RxJS's `subscribe` takes as the subscriber it is, where it wraps a plain
- * Observer object in a SafeSubscriber and a ConsumerObserver. A value then crosses into the stage
- * by a direct call from the stage before it, a call site that sees one class and that V8 can
- * inline, not by the ConsumerObserver's one call into every stage's class (BENCHMARKS, figure 2),
- * and a stream holds two objects fewer a stage.
+ * An Observer that is also a Subscription, which RxJS's `subscribe` takes as the subscriber it is,
+ * where it wraps a plain Observer object in a SafeSubscriber and a ConsumerObserver. Per-delta
+ * stages extend `Stage`, which builds on it (and says why); a chain's last subscriber, which hands
+ * nothing on (the SSE response), extends this.
  *
  * It keeps the promises a SafeSubscriber would: once its source has ended it (or it was
  * unsubscribed), nothing more reaches `onNext`, `onError` or `onComplete`, even from inside one of
  * them; `error` and `complete` unsubscribe it once handled, which tears its source down
  * (`source$.subscribe(stage)` adds the source's teardown to the stage). A subclass that holds more
- * (a timer) releases it in an override of `unsubscribe` that calls this one. Handed to its
- * downstream as the teardown of its own subscription, it is unsubscribed with it.
+ * (a timer) releases it in an override of `unsubscribe` that calls this one.
  */
 export abstract class OwnSubscriber<T> extends Subscription implements Observer<T> {
   private stopped = false;

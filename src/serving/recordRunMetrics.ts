@@ -3,23 +3,23 @@ import type { AgentEvent, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import { UpstreamError } from '../errors/UpstreamError.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 
 const ignoreUsage = (): void => undefined;
 
-/** Records one run: an object, not closures, held by every open stream for the run's life. */
-class RunRecorder extends OwnSubscriber<AgentEvent> {
+/** Records one run, held by every open stream for the run's life. */
+class RunRecorder extends Stage<AgentEvent> {
   private readonly started = performance.now();
   private sawToken = false;
   private usage = ZERO_USAGE;
 
   constructor(
-    private readonly subscriber: Subscriber<AgentEvent>,
+    destination: Subscriber<AgentEvent>,
     private readonly metrics: Metrics,
     private readonly onUsage: (usageSoFar: Usage) => void,
     private readonly key: string | undefined,
   ) {
-    super();
+    super(destination);
   }
 
   protected onNext(event: AgentEvent): void {
@@ -37,16 +37,12 @@ class RunRecorder extends OwnSubscriber<AgentEvent> {
       }
       this.onUsage(this.usage);
     }
-    this.subscriber.next(event);
+    this.destination.next(event);
   }
 
-  protected onError(error: unknown): void {
+  protected override onError(error: unknown): void {
     if (error instanceof UpstreamError) this.metrics.upstreamErrors.inc({ kind: error.kind });
-    this.subscriber.error(error);
-  }
-
-  protected onComplete(): void {
-    this.subscriber.complete();
+    this.destination.error(error);
   }
 }
 
@@ -66,5 +62,5 @@ export function recordRunMetrics(
   key?: string,
 ): MonoTypeOperatorFunction<AgentEvent> {
   // One subscriber for the run's life, where defer and tap held two.
-  return (events$) => new Observable<AgentEvent>((subscriber) => events$.subscribe(new RunRecorder(subscriber, metrics, onUsage, key)));
+  return (events$) => new Observable<AgentEvent>((destination) => new RunRecorder(destination, metrics, onUsage, key).subscribeTo(events$));
 }

@@ -6,7 +6,7 @@ import type { Metrics } from '../metrics/createMetrics.js';
 import { onClientClose } from './clientClose.js';
 import type { Lifecycle } from './lifecycle.js';
 
-/** One subscriber's watch over its response: an object, not closures, for every open stream. It is its own teardown. */
+/** One subscriber's watch over its response, for every open stream. It is its own teardown. */
 class ResponseEndWatch implements Unsubscribable {
   private readonly onClientLeft = this.clientLeft.bind(this);
   private stopListening: () => void = noop;

@@ -25,7 +25,10 @@ export interface ServeSseOptions<In, Out> {
   readonly scheduler?: SchedulerLike;
 }
 
-/** One SSE response being written: what it counts and how it ends, as an object rather than closures, for every open stream. */
+/**
+ * One SSE response being written: what it counts and how it ends, for every open stream. The
+ * chain's last subscriber, which hands nothing on: an `OwnSubscriber`, not a `Stage`.
+ */
 class SseResponse extends OwnSubscriber<string> {
   /** The response must end before the run does (`responseEnd$`). */
   ended = false;

@@ -1,53 +1,43 @@
 import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 import { serializeComment } from './serializeFrame.js';
 
 export const KEEPALIVE_FRAME = serializeComment('keepalive');
 
-// Scheduled with the stream's keepalive as its state: one function for every stream, not a closure each.
+// Scheduled with the stream's keepalive as its state: one function for every stream.
 const checkOf = (keepalive: Keepalive): void => keepalive.check();
 
-/** One `keepalive` subscription: an object, not closures, for every open stream. It is its own teardown. */
-class Keepalive extends OwnSubscriber<string> {
+/** One `keepalive` subscription, for every open stream. */
+class Keepalive extends Stage<string> {
   private lastFrameAt: number;
   private timer: Subscription | undefined = undefined;
 
   constructor(
-    private readonly subscriber: Subscriber<string>,
+    destination: Subscriber<string>,
     private readonly ms: number,
     private readonly scheduler: SchedulerLike,
   ) {
-    super();
+    super(destination);
     this.lastFrameAt = scheduler.now();
   }
 
-  start(frames$: Observable<string>): this {
+  protected override onSubscribed(): void {
     this.check();
-    frames$.subscribe(this);
-    return this;
   }
 
   /** Sends a keepalive if the interval has passed since the last frame, then waits out what is left of the next one. */
   check(): void {
     if (this.lastFrameAt + this.ms - this.scheduler.now() <= 0) {
       this.lastFrameAt = this.scheduler.now();
-      this.subscriber.next(KEEPALIVE_FRAME);
+      this.destination.next(KEEPALIVE_FRAME);
     }
-    if (this.subscriber.closed) return;
+    if (this.destination.closed) return;
     this.timer = this.scheduler.schedule(checkOf, Math.max(0, this.lastFrameAt + this.ms - this.scheduler.now()), this);
   }
 
   protected onNext(frame: string): void {
     this.lastFrameAt = this.scheduler.now();
-    this.subscriber.next(frame);
-  }
-
-  protected onError(error: unknown): void {
-    this.subscriber.error(error);
-  }
-
-  protected onComplete(): void {
-    this.subscriber.complete();
+    this.destination.next(frame);
   }
 
   // Also once the source has ended: `error` and `complete` unsubscribe after handing the end on.
@@ -72,5 +62,5 @@ class Keepalive extends OwnSubscriber<string> {
  * ```
  */
 export function keepalive(ms: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<string> {
-  return (frames$) => new Observable<string>((subscriber) => new Keepalive(subscriber, ms, scheduler).start(frames$));
+  return (frames$) => new Observable<string>((destination) => new Keepalive(destination, ms, scheduler).subscribeTo(frames$));
 }

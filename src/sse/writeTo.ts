@@ -45,10 +45,13 @@ const keepAll = (frames: readonly string[]): string[] => [...frames];
  * would be cut from Node's shared pool, whose whole slab a write held by a stalled client would keep alive.
  */
 const encodedTurn = (turn: string): string | Buffer => (turn.length >= Buffer.poolSize >>> 1 ? encodeUtf8(turn) : turn);
-// Scheduled with the writer as its state: one function for every stream, not a closure each.
+// Scheduled with the writer as its state: one function for every stream.
 const writeTurnOf = (writer: SinkWriter): void => writer.writeScheduledTurn();
 
-/** One `writeTo` subscription: an object, not a dozen closures, for every open stream. It is its own teardown. */
+/**
+ * One `writeTo` subscription, for every open stream; it is its own teardown. Not a `Stage`: its end
+ * waits for a drain after its source has ended, where a `Stage` takes nothing more once it has.
+ */
 class SinkWriter implements Observer<string>, Unsubscribable {
   private held: string[] = [];
   // Kept as a running total: summing `held` on every frame is quadratic in what a slow client owes.

@@ -1,37 +1,32 @@
-import { Observable, type MonoTypeOperatorFunction, type Subscriber, type Subscription } from 'rxjs';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
+import { Stage } from '../rx/Stage.js';
 
 /** The state of one `failOverBeforeCommit` subscription: one object where a defer, a tap and a catchError held two subscribers and their closures. */
-class CommitWatch<T> extends OwnSubscriber<T> {
+class CommitWatch<T> extends Stage<T> {
   private committed = false;
-  /** Whether `subscribe` has returned: a failure before that waits for it. */
-  private subscribed = false;
   /** A recovery from a failure that came while the failed stream was still being subscribed to. */
   private recovery$: Observable<T> | undefined;
 
   constructor(
-    private readonly subscriber: Subscriber<T>,
+    destination: Subscriber<T>,
     private readonly commits: (value: T) => boolean,
     private readonly recover$: (error: unknown) => Observable<T>,
   ) {
-    super();
+    super(destination);
   }
 
-  start(source$: Observable<T>): Subscription {
-    source$.subscribe(this);
-    this.subscribed = true;
+  protected override onSubscribed(): void {
     if (this.recovery$) this.recover(this.recovery$);
-    return this;
   }
 
   protected onNext(value: T): void {
     if (!this.committed) this.committed = this.commits(value);
-    this.subscriber.next(value);
+    this.destination.next(value);
   }
 
-  protected onError(error: unknown): void {
+  protected override onError(error: unknown): void {
     if (this.committed) {
-      this.subscriber.error(error);
+      this.destination.error(error);
       return;
     }
     let recovery$: Observable<T>;
@@ -39,15 +34,11 @@ class CommitWatch<T> extends OwnSubscriber<T> {
     try {
       recovery$ = this.recover$(error);
     } catch (failure) {
-      this.subscriber.error(failure);
+      this.destination.error(failure);
       return;
     }
     if (this.subscribed) this.recover(recovery$);
     else this.recovery$ = recovery$;
-  }
-
-  protected onComplete(): void {
-    this.subscriber.complete();
   }
 
   /**
@@ -57,7 +48,7 @@ class CommitWatch<T> extends OwnSubscriber<T> {
    */
   private recover(recovery$: Observable<T>): void {
     this.unsubscribe();
-    recovery$.subscribe(this.subscriber);
+    recovery$.subscribe(this.destination);
   }
 }
 
@@ -79,5 +70,5 @@ export function failOverBeforeCommit<T>(
   commits: (value: T) => boolean,
   recover$: (error: unknown) => Observable<T>,
 ): MonoTypeOperatorFunction<T> {
-  return (source$) => new Observable<T>((subscriber) => new CommitWatch(subscriber, commits, recover$).start(source$));
+  return (source$) => new Observable<T>((destination) => new CommitWatch(destination, commits, recover$).subscribeTo(source$));
 }

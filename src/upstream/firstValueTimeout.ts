@@ -1,26 +1,26 @@
 import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 
-// Scheduled with the watch as its state: one function for every model call, not a closure each.
+// Scheduled with the watch as its state: one function for every model call.
 const timeOutOf = (watch: FirstValueWatch<unknown>): void => watch.timeOut();
 
-/** One `firstValueTimeout` subscription: an object, not closures, for every model call. It is its own teardown. */
-class FirstValueWatch<T> extends OwnSubscriber<T> {
+/** One `firstValueTimeout` subscription, for every model call. */
+class FirstValueWatch<T> extends Stage<T> {
   private seen = false;
   private timer: Subscription | undefined;
 
   constructor(
-    private readonly subscriber: Subscriber<T>,
+    destination: Subscriber<T>,
+    private readonly ms: number,
+    private readonly scheduler: SchedulerLike,
     private readonly createError: () => Error,
     private readonly counts: (value: T) => boolean,
   ) {
-    super();
+    super(destination);
   }
 
-  start(source$: Observable<T>, ms: number, scheduler: SchedulerLike): this {
-    source$.subscribe(this);
-    if (!this.seen && !this.subscriber.closed) this.timer = scheduler.schedule(timeOutOf, ms, this as FirstValueWatch<unknown>);
-    return this;
+  protected override onSubscribed(): void {
+    if (!this.seen) this.timer = this.scheduler.schedule(timeOutOf, this.ms, this as FirstValueWatch<unknown>);
   }
 
   protected onNext(value: T): void {
@@ -30,15 +30,7 @@ class FirstValueWatch<T> extends OwnSubscriber<T> {
       this.timer?.unsubscribe();
       this.timer = undefined;
     }
-    this.subscriber.next(value);
-  }
-
-  protected onError(error: unknown): void {
-    this.subscriber.error(error);
-  }
-
-  protected onComplete(): void {
-    this.subscriber.complete();
+    this.destination.next(value);
   }
 
   timeOut(): void {
@@ -70,5 +62,6 @@ export function firstValueTimeout<T>(
   scheduler: SchedulerLike = asyncScheduler,
   counts: (value: T) => boolean = () => true,
 ): MonoTypeOperatorFunction<T> {
-  return (source$) => new Observable<T>((subscriber) => new FirstValueWatch(subscriber, createError, counts).start(source$, ms, scheduler));
+  return (source$) =>
+    new Observable<T>((destination) => new FirstValueWatch(destination, ms, scheduler, createError, counts).subscribeTo(source$));
 }

@@ -5,7 +5,7 @@ import type { AttemptInfo, AttemptObserver } from './AttemptObserver.js';
 import { carriesOutput } from './carriesOutput.js';
 import { countsAgainstUpstream, failureAction } from './failureAction.js';
 import type { UpstreamState } from './UpstreamState.js';
-import { OwnSubscriber } from '../rx/OwnSubscriber.js';
+import { Stage } from '../rx/Stage.js';
 
 /** One attempt as its upstream's state and the observers of its call see it. */
 export interface WatchedAttempt {
@@ -19,18 +19,20 @@ export interface WatchedAttempt {
   readonly tellCommit: boolean;
 }
 
-/** The bookkeeping of one attempt: an object, not a tap's closures, for every open stream. */
-class AttemptWatch extends OwnSubscriber<UpstreamChunk> {
+const settleNothing = (): void => undefined;
+
+/** The bookkeeping of one attempt, for every open stream. */
+class AttemptWatch extends Stage<UpstreamChunk> {
   private committed = false;
   private ended = false;
 
   constructor(
-    private readonly subscriber: Subscriber<UpstreamChunk>,
+    destination: Subscriber<UpstreamChunk>,
     private readonly attempt: WatchedAttempt,
     /** Whether it is its half-open breaker's one trial, until that has its answer. */
     private trial: boolean,
   ) {
-    super();
+    super(destination);
   }
 
   protected onNext(chunk: UpstreamChunk): void {
@@ -38,24 +40,31 @@ class AttemptWatch extends OwnSubscriber<UpstreamChunk> {
       this.committed = true;
       if (!this.told(() => this.commit())) return;
     }
-    this.subscriber.next(chunk);
+    this.destination.next(chunk);
   }
 
-  protected onError(error: unknown): void {
+  protected override onError(error: unknown): void {
     const { breaker } = this.attempt.state;
     const settle = () => {
       if (failureAction(error) === 'next_target') breaker.trip();
       else if (countsAgainstUpstream(error)) breaker.fail();
     };
-    if (this.told(() => this.end(error instanceof UpstreamError ? error.kind : 'error', settle))) this.subscriber.error(error);
+    if (this.told(() => this.end(error instanceof UpstreamError ? error.kind : 'error', settle))) this.destination.error(error);
   }
 
-  protected onComplete(): void {
-    if (this.told(() => this.end('success', () => this.attempt.state.breaker.succeed()))) this.subscriber.complete();
+  protected override onComplete(): void {
+    if (this.told(() => this.end('success', () => this.attempt.state.breaker.succeed()))) this.destination.complete();
+  }
+
+  // Also after an end: only the first end counts.
+  override unsubscribe(): void {
+    super.unsubscribe();
+    // A client that left says nothing about the upstream.
+    this.end('cancelled', settleNothing);
   }
 
   /** Only the first end counts: a completion is followed by the unsubscription that says `cancelled`. */
-  end(outcome: string, settle: () => void): void {
+  private end(outcome: string, settle: () => void): void {
     if (this.ended) return;
     this.ended = true;
     const { state, info, observer, callObserver } = this.attempt;
@@ -76,7 +85,7 @@ class AttemptWatch extends OwnSubscriber<UpstreamChunk> {
       step();
       return true;
     } catch (failure) {
-      this.subscriber.error(failure);
+      this.destination.error(failure);
       return false;
     }
   }
@@ -116,18 +125,12 @@ class AttemptWatch extends OwnSubscriber<UpstreamChunk> {
  */
 export function watchAttempt(attempt: WatchedAttempt): MonoTypeOperatorFunction<UpstreamChunk> {
   return (chunks$) =>
-    new Observable<UpstreamChunk>((subscriber) => {
+    new Observable<UpstreamChunk>((destination) => {
       const { state, info, observer, callObserver } = attempt;
       observer?.attemptStarted(info);
       callObserver?.attemptStarted(info);
       const trial = state.breaker.begin();
       state.inFlight++;
-      const watch = new AttemptWatch(subscriber, attempt, trial);
-      chunks$.subscribe(watch);
-      return () => {
-        watch.unsubscribe();
-        // A client that left says nothing about the upstream.
-        watch.end('cancelled', () => undefined);
-      };
+      return new AttemptWatch(destination, attempt, trial).subscribeTo(chunks$);
     });
 }

@@ -1,18 +1,18 @@
 import { from, Observable, type ObservableInput, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, Usage } from '../agentEvent.js';
 import type { TurnEnd, TurnEvent } from './toTurnEvents.js';
-import { OwnSubscriber } from '../../rx/OwnSubscriber.js';
+import { Stage } from '../../rx/Stage.js';
 
-/** The state of one `continueAfterTurn` subscription: an object, not closures, for every model call. */
-class TurnContinuation extends OwnSubscriber<TurnEvent> {
+/** The state of one `continueAfterTurn` subscription, for every model call. */
+class TurnContinuation extends Stage<TurnEvent, AgentEvent> {
   private end: TurnEnd | undefined;
 
   constructor(
-    private readonly subscriber: Subscriber<AgentEvent>,
+    destination: Subscriber<AgentEvent>,
     private readonly next$: (end: TurnEnd) => ObservableInput<AgentEvent>,
     private readonly onUsage: (usage: Usage) => void,
   ) {
-    super();
+    super(destination);
   }
 
   protected onNext(event: TurnEvent): void {
@@ -21,17 +21,13 @@ class TurnContinuation extends OwnSubscriber<TurnEvent> {
       return;
     }
     if (event.type === 'usage') this.onUsage(event.usage);
-    this.subscriber.next(event);
-  }
-
-  protected onError(error: unknown): void {
-    this.subscriber.error(error);
+    this.destination.next(event);
   }
 
   // Subscribed with the outer subscriber itself: its unsubscription tears the continuation down.
-  protected onComplete(): void {
-    if (this.end) from(this.next$(this.end)).subscribe(this.subscriber);
-    else this.subscriber.complete();
+  protected override onComplete(): void {
+    if (this.end) from(this.next$(this.end)).subscribe(this.destination);
+    else this.destination.complete();
   }
 }
 
@@ -54,5 +50,5 @@ export function continueAfterTurn(
   next$: (end: TurnEnd) => ObservableInput<AgentEvent>,
   onUsage: (usage: Usage) => void = () => undefined,
 ): OperatorFunction<TurnEvent, AgentEvent> {
-  return (events$) => new Observable<AgentEvent>((subscriber) => events$.subscribe(new TurnContinuation(subscriber, next$, onUsage)));
+  return (events$) => new Observable<AgentEvent>((destination) => new TurnContinuation(destination, next$, onUsage).subscribeTo(events$));
 }

@@ -4,7 +4,7 @@ import type { AgentEvent, AgentEventOf, Usage } from '../agentEvent.js';
 import { createTextBuffer } from './createTextBuffer.js';
 import { createToolCallAssembler, type ToolCallAssembler } from './createToolCallAssembler.js';
 import type { UpstreamChunk, UpstreamToolCallDelta } from '../../upstream/upstreamChunk.js';
-import { OwnSubscriber } from '../../rx/OwnSubscriber.js';
+import { Stage } from '../../rx/Stage.js';
 
 /** The last value of a model call: what the assistant said and asked for, and why it stopped. */
 export interface TurnEnd {
@@ -42,8 +42,8 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
   };
 }
 
-/** The state of one model call's `toTurnEvents`: an object, not closures, for every open stream. */
-class TurnReader extends OwnSubscriber<UpstreamChunk> {
+/** The state of one model call's `toTurnEvents`, for every open stream. */
+class TurnReader extends Stage<UpstreamChunk, TurnEvent> {
   // Made at the first tool-call fragment: a turn that only talks (most, and every open stream) holds none of it.
   private toolCalls: ToolCallAssembler | undefined;
   // Upstream index -> client index, in the order the client calls were recognised.
@@ -55,44 +55,40 @@ class TurnReader extends OwnSubscriber<UpstreamChunk> {
   private usage: Usage | undefined;
 
   constructor(
-    private readonly subscriber: Subscriber<TurnEvent>,
+    destination: Subscriber<TurnEvent>,
     private readonly clientToolNames: ReadonlySet<string>,
   ) {
-    super();
+    super(destination);
   }
 
   // rxgate asks for one choice, so a chunk carries at most one reasoning, one content and one refusal delta,
   // emitted in that order (then its client tool-call pieces) by the one subscriber every delta
   // of every answer goes through: no branches, no inner Observable per chunk.
   protected onNext(chunk: UpstreamChunk): void {
-    const { subscriber } = this;
+    const { destination } = this;
     if (chunk.usage) this.usage = toUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta;
     const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-    if (reasoning) subscriber.next({ type: 'reasoning', delta: reasoning });
+    if (reasoning) destination.next({ type: 'reasoning', delta: reasoning });
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     const text = delta?.content;
     if (text) {
       this.content.append(text);
-      subscriber.next({ type: 'text', delta: text });
+      destination.next({ type: 'text', delta: text });
     }
-    if (delta?.refusal) subscriber.next({ type: 'refusal', delta: delta.refusal });
+    if (delta?.refusal) destination.next({ type: 'refusal', delta: delta.refusal });
     for (const fragment of delta?.tool_calls ?? []) {
       const piece = this.route(fragment);
-      if (piece) subscriber.next(piece);
+      if (piece) destination.next(piece);
     }
   }
 
-  protected onError(error: unknown): void {
-    this.subscriber.error(error);
-  }
-
-  protected onComplete(): void {
-    if (this.usage) this.subscriber.next({ type: 'usage', usage: this.usage });
-    this.subscriber.next(this.turnEnd());
-    this.subscriber.complete();
+  protected override onComplete(): void {
+    if (this.usage) this.destination.next({ type: 'usage', usage: this.usage });
+    this.destination.next(this.turnEnd());
+    this.destination.complete();
   }
 
   private route(fragment: UpstreamToolCallDelta): ToolCallDelta | undefined {
@@ -162,5 +158,5 @@ class TurnReader extends OwnSubscriber<UpstreamChunk> {
  * ```
  */
 export function toTurnEvents({ clientToolNames = NO_NAMES }: TurnEventsOptions = {}): OperatorFunction<UpstreamChunk, TurnEvent> {
-  return (chunks$) => new Observable<TurnEvent>((subscriber) => chunks$.subscribe(new TurnReader(subscriber, clientToolNames)));
+  return (chunks$) => new Observable<TurnEvent>((destination) => new TurnReader(destination, clientToolNames).subscribeTo(chunks$));
 }
