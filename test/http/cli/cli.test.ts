@@ -1,17 +1,24 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readUntil } from '../../support/readSse.js';
 import { startCli } from '../../support/startCli.js';
 
 describe('the packaged server (node dist/cli.js)', () => {
   it('starts on its defaults with the offline agent and says so', async () => {
-    const cli = await startCli();
+    // In a directory of its own, where its default data directory (`data`) is made.
+    const cwd = mkdtempSync(join(tmpdir(), 'rxgate-defaults-'));
+    const cli = await startCli({}, [], undefined, cwd);
     try {
       expect(cli.output()).toContain('offline agent');
       expect(cli.output()).toContain('RXGATE_UPSTREAM_URL');
       expect(await (await fetch(`${cli.url}/health`)).json()).toEqual({ status: 'ok' });
+      expect(existsSync(join(cwd, 'data'))).toBe(true);
     } finally {
       cli.child.kill('SIGTERM');
       await cli.exited;
+      rmSync(cwd, { recursive: true, force: true });
     }
   });
 
