@@ -2,6 +2,7 @@
 export { FakeSink, type FakeSinkScript } from './testing/FakeSink.js';
 export type { PipelineUnderTest } from './testing/PipelineUnderTest.js';
 export { recordedRun, type InterruptHandle, type RecordedRun } from './testing/recordedRun.js';
+export type { SsePipelineScript } from './testing/runSsePipeline.js';
 export { runChatPipeline, TEST_META, type ChatPipelineScript } from './testing/runChatPipeline.js';
 export { runResponsePipeline, TEST_RESPONSE_META, type ResponsePipelineScript } from './testing/runResponsePipeline.js';
 export { runRunEvents, type RunEventsScript } from './testing/runRunEvents.js';
