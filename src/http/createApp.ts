@@ -38,6 +38,7 @@ import { advertisedModels } from './advertisedModels.js';
 import { modelsRoute, retrieveModelRoute } from './modelsRoute.js';
 import { requireKnownModel } from './requireKnownModel.js';
 import { refuseCrossSite } from './refuseCrossSite.js';
+import { refuseForeignHost } from './refuseForeignHost.js';
 import { Overload } from '../health/overload.js';
 import { overloadedBy } from '../health/overloadedBy.js';
 import { Readiness } from '../health/readiness.js';
@@ -70,6 +71,7 @@ export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'max
       | 'jobsGraceMs'
       | 'jobsRefreshMs'
       | 'idempotencyTtlMs'
+      | 'allowedHosts'
     >
   >;
 
@@ -227,9 +229,12 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const allowedHosts = config.allowedHosts ?? [];
   const upFront: RequestHandler[] = [
     requestContext(logger),
     ...(tracing.enabled ? [traceRequests(tracing)] : []),
+    // Before every route: without a key, a page that rebinds its name to this server would be served as if it were local.
+    ...(keys === undefined || allowedHosts.length > 0 ? [refuseForeignHost(allowedHosts)] : []),
     // Before CORS and every route: a page on an origin not allowed must not run the agent with a simple request.
     refuseCrossSite(config.corsOrigins),
     ...(config.corsOrigins.length > 0 ? [corsFor(config.corsOrigins)] : []),

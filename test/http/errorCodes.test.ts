@@ -176,7 +176,12 @@ async function refusedByNode(raw: string, waitMs?: number): Promise<Received> {
     config: loadConfig({ RXGATE_PORT: '0', RXGATE_HEADERS_TIMEOUT_MS: '300', RXGATE_REQUEST_TIMEOUT_MS: '600' }),
   });
   closers.push(() => running.shutdown(0));
-  const { text } = await exchange(running.url, [raw], waitMs === undefined ? {} : { waitMs });
+  return rawEnvelope(running.url, raw, waitMs);
+}
+
+/** The error envelope of the answer to `raw`, written to the socket as it is. */
+async function rawEnvelope(url: string, raw: string, waitMs?: number): Promise<Received> {
+  const { text } = await exchange(url, [raw], waitMs === undefined ? {} : { waitMs });
   const [head = '', body = ''] = text.split('\r\n\r\n', 2);
   const { error } = JSON.parse(body) as { error: { code: string | null; type: string } };
   return { status: Number(head.split(' ')[1]), code: error.code, type: error.type };
@@ -221,6 +226,8 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
         { origin: 'https://elsewhere.example', 'content-type': 'text/plain' },
       ),
     ),
+  host_not_allowed: async () =>
+    rawEnvelope((await open()).url, 'GET /v1/models HTTP/1.1\r\nHost: rebound.example\r\nConnection: close\r\n\r\n'),
   bad_http_request: async () => refusedByNode('GARBAGE / NOT-HTTP\r\n\r\n'),
   headers_too_large: async () => refusedByNode(`GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'x'.repeat(20 * 1024)}\r\n\r\n`),
   request_timeout: async () => refusedByNode('GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n', 3_300),
