@@ -105,9 +105,15 @@ export const SETTINGS = {
   keepaliveMs: { env: 'RXGATE_KEEPALIVE_MS', default: '10000', schema: timerMs, doc: 'SSE comment interval while nothing else is written.' },
   maxBodyBytes: { env: 'RXGATE_MAX_BODY_BYTES', default: '10485760', schema: positiveBytes, doc: 'Largest request body accepted (413 above).' },
   maxBufferedBytes: { env: 'RXGATE_MAX_BUFFERED_BYTES', default: '1048576', schema: positiveBytes, doc: 'Unread bytes a slow client may owe before it is cut off.' },
-  maxOutputChars: { env: 'RXGATE_MAX_OUTPUT_CHARS', default: '1000000', schema: positiveInt, doc: 'Characters of text and reasoning one answer may have; past it the answer ends as cut by length (`finish_reason: "length"`).' },
+  maxOutputChars: { env: 'RXGATE_MAX_OUTPUT_CHARS', default: '1000000', schema: positiveInt, doc: 'Characters of text and reasoning one answer may have, and of tool-call names and arguments one model call may send; past either the answer ends as cut by length (`finish_reason: "length"`), and a cut tool call is neither run nor sent back.' },
   maxConversationBytes: { env: 'RXGATE_MAX_CONVERSATION_BYTES', default: '16777216', schema: positiveBytes, doc: 'Largest stored conversation a `previous_response_id` or `conversation` may continue, in bytes of its stored turns or items (400 above, unless `truncation: "auto"` with `conversation`).' },
   corsOrigins: { env: 'RXGATE_CORS_ORIGINS', default: '', schema: list, doc: 'Comma-separated allowed browser origins, or `*`. Empty: CORS off.' },
+  allowedHosts: {
+    env: 'RXGATE_ALLOWED_HOSTS',
+    default: '',
+    schema: list,
+    doc: 'Comma-separated host names the server answers to besides `localhost` and IP addresses, or `*` for any; another `Host` gets 403 `host_not_allowed` (a DNS-rebinding guard). Checked when no key is set, or when this is set.',
+  },
   headersTimeoutMs: { env: 'RXGATE_HEADERS_TIMEOUT_MS', default: '15000', schema: positiveMs, doc: 'Longest a client may take to send its request headers (slowloris guard).' },
   requestTimeoutMs: {
     env: 'RXGATE_REQUEST_TIMEOUT_MS',

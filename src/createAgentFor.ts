@@ -49,6 +49,7 @@ export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics
     model: config.upstreamModel,
     tools: extraTools ? combinedTools(tools, extraTools) : tools,
     maxIterations: config.maxToolIterations,
+    maxToolCallChars: config.maxOutputChars,
     requestTimeoutMs: config.upstreamTimeoutMs,
     firstTokenTimeoutMs: config.upstreamFirstTokenTimeoutMs,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,

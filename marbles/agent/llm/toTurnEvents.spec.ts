@@ -176,3 +176,33 @@ describe('toTurnEvents with client tools', () => {
     m.expect(source$).toHaveSubscriptions(sourceSubs);
   }));
 });
+
+describe('toTurnEvents with maxToolCallChars', () => {
+  it('cuts the call in the frame its fragment crosses the cap: the upstream is unsubscribed, the turn ends length with no call to run', marbles((m) => {
+    // `get_weather` and `{"city":` are 19 characters, `"Paris"}` 8 more: 27 passes a cap of 20.
+    const source$ = m.cold('-a-t-b-c-|', {
+      a: choice({ content: 'Checking' }),
+      t: calls(start(0, 'call_w', 'get_weather', '{"city":')),
+      b: calls(more(0, '"Paris"}')),
+      c: choice({ content: ' never read' }),
+    });
+    const subs =           '^----!';
+    const expected =       '-T-A-(E|)';
+
+    m.expect<unknown>(source$.pipe(toTurnEvents({ ...CLIENT_TOOLS, maxToolCallChars: 20 }))).toBeObservable(expected, {
+      T: { type: 'text', delta: 'Checking' },
+      A: delta(0, '{"city":', { id: 'call_w', name: 'get_weather' }),
+      E: { type: 'turn_end', content: 'Checking', toolCalls: [], clientToolCalls: [], finishReason: 'length' },
+    });
+    m.has(source$, subs);
+  }));
+
+  it('a cap that is only reached does not cut', marbles((m) => {
+    const source$ = m.cold('-t-f|', { t: calls(start(0, 'call_1', 'calculator', '{"expression":"1+1"}')), f: finish('tool_calls') });
+    const expected =       '----(E|)';
+
+    m.expect<unknown>(source$.pipe(toTurnEvents({ maxToolCallChars: 30 }))).toBeObservable(expected, {
+      E: { type: 'turn_end', content: '', toolCalls: [call('call_1', 'calculator', '{"expression":"1+1"}')], clientToolCalls: [], finishReason: 'tool_calls' },
+    });
+  }));
+});

@@ -66,6 +66,8 @@ export interface LlmAgentOptions {
   readonly upstreamChunks?: (post: UpstreamPost) => Observable<UpstreamChunk>;
   /** The most bytes the upstream may send without ending an SSE event (then `malformed_frame`). Default: `RXGATE_UPSTREAM_MAX_FRAME_BYTES`'s. */
   readonly maxFrameBytes?: number;
+  /** Characters of tool-call names and arguments one model call may send; past it the run ends as cut by length. Default: `RXGATE_MAX_OUTPUT_CHARS`'s. */
+  readonly maxToolCallChars?: number;
   /** Which tools' calls wait for a person's approval. Default: those marked `requiresApproval`. */
   readonly requireApproval?: (tool: Tool) => boolean;
 }
@@ -159,6 +161,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   const {
     tools = [],
     maxIterations = DEFAULTS.maxToolIterations,
+    maxToolCallChars = DEFAULTS.maxOutputChars,
     scheduler = asyncScheduler,
     requireApproval = approvalPolicy(),
   } = options;
@@ -210,7 +213,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     const call$ = (trace?: RunTrace) =>
       caller.call({ route: request.model, bodyFor, signal, requestId: request.requestId, observer: request.attemptObserver, trace });
     const traced$ = request.trace ? traceModelCall(request.trace, { model: request.model, messages, iteration }, call$) : call$();
-    return traced$.pipe(toTurnEvents({ clientToolNames }));
+    return traced$.pipe(toTurnEvents({ clientToolNames, maxToolCallChars }));
   }
 
   /** The calls of one turn, each past its gate; or, when some wait for answers the run cannot wait for, none, and the run ends with their requests. */

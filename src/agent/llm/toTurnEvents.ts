@@ -24,6 +24,11 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 export interface TurnEventsOptions {
   /** The names of the client's tools: calls to them stream out as they arrive. Default: none. */
   readonly clientToolNames?: ReadonlySet<string>;
+  /**
+   * Characters of tool-call names and arguments the call may send; past it the call is cut: the
+   * upstream is unsubscribed and the turn ends with `length` and no calls to run. Default: no cap.
+   */
+  readonly maxToolCallChars?: number;
 }
 
 type ToolCallDelta = AgentEventOf<'tool_call_delta'>;
@@ -53,12 +58,20 @@ class TurnReader extends Stage<UpstreamChunk, TurnEvent> {
   private readonly content = createTextBuffer();
   private finishReason: string | null = null;
   private usage: Usage | undefined;
+  private toolCallChars = 0;
+  private cut = false;
 
   constructor(
     destination: Subscriber<TurnEvent>,
     private readonly clientToolNames: ReadonlySet<string>,
+    private readonly maxToolCallChars: number,
   ) {
     super(destination);
+  }
+
+  // A source that crossed the cap while it was being subscribed to is ended now.
+  protected override onSubscribed(): void {
+    if (this.cut) this.endCut();
   }
 
   // rxgate asks for one choice, so a chunk carries at most one reasoning, one content and one refusal delta,
@@ -80,14 +93,39 @@ class TurnReader extends Stage<UpstreamChunk, TurnEvent> {
     }
     if (delta?.refusal) destination.next({ type: 'refusal', delta: delta.refusal });
     for (const fragment of delta?.tool_calls ?? []) {
+      if (this.crossesCap(fragment)) return;
       const piece = this.route(fragment);
       if (piece) destination.next(piece);
     }
   }
 
+  protected override onError(error: unknown): void {
+    if (!this.cut) this.destination.error(error);
+  }
+
   protected override onComplete(): void {
+    if (this.cut) return;
     if (this.usage) this.destination.next({ type: 'usage', usage: this.usage });
     this.destination.next(this.turnEnd());
+    this.destination.complete();
+  }
+
+  /** An upstream may stream a call's arguments without end: each would be held, then sent back to it. */
+  private crossesCap(fragment: UpstreamToolCallDelta): boolean {
+    if (this.cut) return true;
+    this.toolCallChars += (fragment.function?.name?.length ?? 0) + (fragment.function?.arguments?.length ?? 0);
+    if (this.toolCallChars <= this.maxToolCallChars) return false;
+    this.cut = true;
+    this.endCut();
+    return true;
+  }
+
+  // The upstream is unsubscribed (its request aborted) before the turn ends; no call of it is run, none goes back.
+  private endCut(): void {
+    if (!this.subscribed) return;
+    this.unsubscribe();
+    const content = this.content.text();
+    this.destination.next({ type: 'turn_end', content, toolCalls: [], clientToolCalls: [], finishReason: 'length' });
     this.destination.complete();
   }
 
@@ -150,6 +188,7 @@ class TurnReader extends Stage<UpstreamChunk, TurnEvent> {
  * A tool call is sorted by its name as soon as a fragment has brought one: a client tool's call
  * streams out as `tool_call_delta`s (the first with the id, the name and the arguments so far),
  * numbered among the client calls only; any other call is assembled silently for the agent to run.
+ * Past `maxToolCallChars` of names and arguments the call is cut, as `maxOutput` cuts text.
  *
  * ```
  * source:   -c--r--t--k--k-|        c = content, r = reasoning, t = server tool-call fragment,
@@ -157,6 +196,10 @@ class TurnReader extends Stage<UpstreamChunk, TurnEvent> {
  *                                   U = usage, E = turn_end with the tool calls
  * ```
  */
-export function toTurnEvents({ clientToolNames = NO_NAMES }: TurnEventsOptions = {}): OperatorFunction<UpstreamChunk, TurnEvent> {
-  return (chunks$) => new Observable<TurnEvent>((destination) => new TurnReader(destination, clientToolNames).subscribeTo(chunks$));
+export function toTurnEvents({ clientToolNames = NO_NAMES, maxToolCallChars = Infinity }: TurnEventsOptions = {}): OperatorFunction<
+  UpstreamChunk,
+  TurnEvent
+> {
+  return (chunks$) =>
+    new Observable<TurnEvent>((destination) => new TurnReader(destination, clientToolNames, maxToolCallChars).subscribeTo(chunks$));
 }

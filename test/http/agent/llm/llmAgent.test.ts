@@ -202,6 +202,27 @@ describe('the LLM agent against a scripted upstream', () => {
     expect(textOf(events)).toBe('Sorry.');
   });
 
+  it.each([
+    ['a server tool', 'calculator', []],
+    ['a client tool', 'get_weather', [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }]],
+  ])(
+    "%s's arguments past maxToolCallChars: the upstream request is aborted, nothing runs or goes back, the run finishes length",
+    async (_what, name, clientTools) => {
+      const endless = Array.from({ length: 30 }, () => frames.toolCallArguments(0, 'x'.repeat(100)));
+      const { agent, upstream } = await agentFor([{ steps: [frames.toolCallStart(0, 'call_1', name), ...endless, { stall: true }] }], {
+        maxToolCallChars: 1_000,
+      });
+      const { events, error } = await collectRun(agent.run({ ...QUESTION, clientTools }, new Cancellation()));
+      expect(error).toBeUndefined();
+      expect(events.at(-1)).toEqual({ type: 'finish', reason: 'length' });
+      expect(events.filter((event) => event.type === 'tool_start')).toEqual([]);
+      const streamed = events.flatMap((event) => (event.type === 'tool_call_delta' ? [event.arguments] : [])).join('');
+      expect(streamed.length).toBeLessThanOrEqual(1_000);
+      expect(await upstream.requests[0]!.closed).toMatchObject({ finished: false });
+      expect(upstream.requests).toHaveLength(1);
+    },
+  );
+
   it('stops after maxIterations model calls with a note and finish length', async () => {
     const { agent, upstream } = await agentFor(
       [
