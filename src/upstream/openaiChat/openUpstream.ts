@@ -2,7 +2,7 @@ import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { UpstreamError } from '../../errors/UpstreamError.js';
 import { parseRetryAfter } from '../parseRetryAfter.js';
 import type { RequestAbort } from '../RequestAbort.js';
-import { redactSecrets } from '../../errors/redactSecrets.js';
+import { redactThenCut } from '../../errors/redactSecrets.js';
 import type { UpstreamPost } from '../UpstreamPost.js';
 import { toUpstreamError } from './toUpstreamError.js';
 
@@ -56,7 +56,7 @@ async function errorDetail(response: UpstreamResponse, apiKey: string | undefine
   } catch {
     // not JSON: the text is the detail
   }
-  return { message: redactSecrets(message.slice(0, 300), [apiKey]) || '(no body)', upstreamCode };
+  return { message: redactThenCut(message, [apiKey], 300) || '(no body)', upstreamCode };
 }
 
 /**
@@ -94,15 +94,16 @@ export async function openUpstream({
   const status = response.statusCode;
   onResponse?.(status);
   if (status < 200 || status >= 300) {
-    const retryAfter = headerOf(response, 'retry-after');
+    const retryAfterMs = parseRetryAfter(headerOf(response, 'retry-after'), Date.now());
     const { message, upstreamCode } = await errorDetail(response, apiKey);
-    const options = { upstreamCode, retryAfterMs: parseRetryAfter(retryAfter, Date.now()) };
+    const options = { upstreamCode, retryAfterMs };
     if (status === 401 || status === 403) {
       const hint = apiKey ? 'check the API key' : 'no API key is configured';
       throw new UpstreamError('unauthorized', `refused the request with HTTP ${status} (${hint}): ${message}`, status, options);
     }
     if (status === 429) {
-      const when = retryAfter ? `; Retry-After: ${retryAfter}` : '';
+      // What rxgate read, not the header: an upstream's header may be 400 digits.
+      const when = retryAfterMs === undefined ? '' : `; Retry-After: ${Math.ceil(retryAfterMs / 1000)} s`;
       throw new UpstreamError('rate_limited', `is rate limiting requests (HTTP 429${when}): ${message}`, status, options);
     }
     throw new UpstreamError('bad_status', `answered HTTP ${status}: ${message}`, status, options);

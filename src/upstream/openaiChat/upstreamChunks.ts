@@ -4,7 +4,7 @@ import { UpstreamError } from '../../errors/UpstreamError.js';
 import { createFrameMeter } from '../createFrameMeter.js';
 import type { UpstreamPost } from '../UpstreamPost.js';
 import { openUpstream } from './openUpstream.js';
-import { redactSecrets } from '../../errors/redactSecrets.js';
+import { redactThenCut } from '../../errors/redactSecrets.js';
 import { TextFrameTemplate } from './TextFrameTemplate.js';
 import { toUpstreamError } from './toUpstreamError.js';
 import { readUpstreamChunk } from './readUpstreamChunk.js';
@@ -72,21 +72,13 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
           try {
             json = JSON.parse(data);
           } catch {
-            failure = new UpstreamError(
-              'malformed_frame',
-              `sent a frame that is not JSON: ${redactSecrets(data.slice(0, 200), [apiKey])}`,
-              status,
-            );
+            failure = new UpstreamError('malformed_frame', `sent a frame that is not JSON: ${redactThenCut(data, [apiKey], 200)}`, status);
             return;
           }
           const error = (json as { error?: unknown } | null)?.error;
           if (error !== undefined && error !== null) {
             const detail = typeof error === 'string' ? error : ((error as { message?: unknown }).message ?? JSON.stringify(error));
-            failure = new UpstreamError(
-              'upstream_error',
-              `failed mid-stream: ${redactSecrets(String(detail).slice(0, 300), [apiKey])}`,
-              status,
-            );
+            failure = new UpstreamError('upstream_error', `failed mid-stream: ${redactThenCut(String(detail), [apiKey], 300)}`, status);
             return;
           }
           const read = readUpstreamChunk(json);
@@ -94,7 +86,7 @@ export function upstreamChunks(post: UpstreamPost, { maxFrameBytes = 1_048_576 }
             const { problem } = read;
             failure = new UpstreamError(
               'malformed_frame',
-              `sent a chunk rxgate cannot read (${problem}): ${redactSecrets(data.slice(0, 200), [apiKey])}`,
+              `sent a chunk rxgate cannot read (${problem}): ${redactThenCut(data, [apiKey], 200)}`,
               status,
             );
             return;

@@ -227,6 +227,17 @@ describe('retries and the budget', () => {
     expect(Math.min(...attempts)).toBeGreaterThanOrEqual(1);
   });
 
+  it('a Retry-After of 400 digits reaches the client clamped to a day, in digits, and the message does not echo it', async () => {
+    const limited = jsonError(429, { error: { message: 'slow down' } }, { 'retry-after': '9'.repeat(400) });
+    const { gateway } = await start({ main: [limited], backup: [limited] }, { ...SMART, retry: { ...QUICK_RETRY, attempts: 5 } });
+    const response = await ask(gateway.url);
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('86400');
+    const { error } = (await response.json()) as { error: { message: string } };
+    expect(error.message).toContain('Retry-After: 86400 s');
+    expect(error.message).not.toContain('9'.repeat(20));
+  });
+
   it('a flapping primary: its breaker opens, backup serves, and traffic returns to it after the cooldown and one trial', async () => {
     const down = jsonError(503, { error: { message: 'down' } });
     const { gateway, scripted, metrics } = await start(

@@ -1,6 +1,6 @@
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './mcpServerConfig.js';
-import { redactSecrets } from '../../../errors/redactSecrets.js';
+import { redactThenCut } from '../../../errors/redactSecrets.js';
 
 /** Why talking to a server failed, in words for logs and the health answer, and whether the connection is gone. */
 export interface McpFailure {
@@ -60,5 +60,5 @@ export function describeMcpFailure(
   phase: 'handshake' | 'call',
 ): McpFailure {
   const failure = describe(server, error, phase);
-  return { ...failure, reason: redactSecrets(failure.reason, secrets).slice(0, MAX_REASON_LENGTH) };
+  return { ...failure, reason: redactThenCut(failure.reason, secrets, MAX_REASON_LENGTH) };
 }

@@ -91,6 +91,26 @@ describe('upstream failures become UpstreamErrors', () => {
     });
   });
 
+  // Each message is cut to its first 200 or 300 characters: cut before the key is redacted, a key across the cut would no longer match.
+  const across = (cut: number, prefix: string) => `${'x'.repeat(cut - 10 - prefix.length)}${API_KEY}`;
+  it.each([
+    [
+      'an error body',
+      {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+        steps: [{ raw: JSON.stringify({ error: { message: across(300, '') } }) }],
+      },
+    ],
+    ['an {"error": ...} frame', { steps: [{ chunk: { error: { message: across(300, '') } } }, { stall: true }] }],
+    ['a frame that is not JSON', { steps: [{ data: `{${across(200, '{')}` }, { stall: true }] }],
+    ['a chunk rxgate cannot read', { steps: [{ data: `{"choices":7,"x":"${across(200, '{"choices":7,"x":"')}"}` }, { stall: true }] }],
+  ] satisfies [string, UpstreamScript][])('%s with the key across the cut: none of the key shows', async (_what, script) => {
+    const { failure } = await failureOf(script);
+    expect(failure.message).toContain('[redacted]');
+    expect(failure.message).not.toContain(API_KEY.slice(0, 10));
+  });
+
   it('silence before the first token: first_token_timeout, 504, and the socket is closed', async () => {
     const { failure } = await failureOf({ steps: [frames.role(), { stall: true }] }, { firstTokenTimeoutMs: 150 });
     expect(failure).toMatchObject({ kind: 'first_token_timeout', message: expect.stringContaining('150 ms') });
