@@ -69,6 +69,11 @@ describe('the jobs API', () => {
     [{ name: 'x', schedule: '61 * * * *', input: 'hi' }, 'schedule', 'Invalid value for minute'],
     [{ name: 'x', schedule: '* * * * * *', input: 'hi' }, 'schedule', 'requires exactly 5 parts'],
     [{ name: 'x', schedule: '2020-01-01T09:00:00', input: 'hi' }, 'schedule', 'has passed'],
+    [{ name: 'x', schedule: '2097-02-30T09:00:00', input: 'hi' }, 'schedule', '2097-02 has 28 days'],
+    [{ name: 'x', schedule: '2097-02-29T09:00:00Z', input: 'hi' }, 'schedule', 'names a day that does not exist'],
+    [{ name: 'x', schedule: '2100-02-29T09:00:00', input: 'hi' }, 'schedule', '2100-02 has 28 days'],
+    [{ name: 'x', schedule: '2097-04-31T09:00:00+02:00', input: 'hi' }, 'schedule', '2097-04 has 30 days'],
+    [{ name: 'x', schedule: '0 9 30 2 *', input: 'hi' }, 'schedule', 'never fires'],
     [{ name: 'x', schedule: '0 9 * * *', timezone: 'Mars/Olympus_Mons', input: 'hi' }, 'timezone', 'is not an IANA time zone'],
     [{ name: 'x', schedule: '30m' }, 'input', "missing required parameter: 'input'"],
     [{ name: 'x', schedule: '30m', input: [] }, 'input', 'input must not be empty'],
@@ -97,6 +102,13 @@ describe('the jobs API', () => {
     expect(patched.next_run_at! - patched.created_at).toBeGreaterThanOrEqual(7199);
     const badPatch = await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { timezone: 'Nowhere/Else' });
     expect(badPatch.status).toBe(400);
+    const noSuchDay = await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { schedule: '2097-04-31T09:00:00' });
+    expect(noSuchDay.status).toBe(400);
+    expect(((await noSuchDay.json()) as { error: { param: string } }).error.param).toBe('schedule');
+    const leapDay = (await (
+      await send(`${app.url}/api/jobs/${job.id}`, 'PATCH', { schedule: '2096-02-29T09:00:00Z' })
+    ).json()) as JobObject;
+    expect(leapDay.next_run_at).toBe(Date.UTC(2096, 1, 29, 9) / 1000);
 
     expect(await (await send(`${app.url}/api/jobs/${job.id}`, 'DELETE')).json()).toEqual({
       id: job.id,
