@@ -8,7 +8,7 @@ const isOperatorList = (value: unknown) =>
 
 /**
  * The packaged server's extension point: an ES module (`RXGATE_OPERATORS_MODULE`) whose default
- * export is a `PipelineOperators`: `{ events?, chunks?, responseEvents?, runEvents? }`, each an array of operator factories.
+ * export is a `PipelineOperators`: `{ events?, chunks?, responseEvents?, runEvents?, messageEvents? }`, each an array of operator factories.
  */
 export async function loadOperatorsModule(path: string | undefined): Promise<PipelineOperators> {
   if (!path) return {};
@@ -19,10 +19,10 @@ export async function loadOperatorsModule(path: string | undefined): Promise<Pip
     throw new ConfigError(`RXGATE_OPERATORS_MODULE: cannot import ${path}: ${(error as Error).message}`);
   }
   const operators = loaded.default as PipelineOperators | undefined;
-  const lists = ['events', 'chunks', 'responseEvents', 'runEvents'] as const;
+  const lists = ['events', 'chunks', 'responseEvents', 'runEvents', 'messageEvents'] as const;
   if (typeof operators !== 'object' || operators === null || !lists.every((list) => isOperatorList(operators[list]))) {
     throw new ConfigError(
-      `RXGATE_OPERATORS_MODULE: ${path} must export default { events?: [...], chunks?: [...], responseEvents?: [...], runEvents?: [...] }, arrays of operator factories`,
+      `RXGATE_OPERATORS_MODULE: ${path} must export default { events?: [...], chunks?: [...], responseEvents?: [...], runEvents?: [...], messageEvents?: [...] }, arrays of operator factories`,
     );
   }
   return operators;

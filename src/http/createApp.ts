@@ -51,6 +51,8 @@ import { shedWhenOverloaded } from './shedWhenOverloaded.js';
 import { corsFor } from './corsFor.js';
 import { serveHotRoutes } from './express/serveHotRoutes.js';
 import { chatApi } from '../chat/chatApi.js';
+import { messagesApi } from '../messages/messagesApi.js';
+import { anthropicDialect } from './anthropicDialect.js';
 import { conversationsApi } from '../conversations/conversationsApi.js';
 import { jobsApi } from '../jobs/jobsApi.js';
 import { responsesApi } from '../responses/responsesApi.js';
@@ -232,6 +234,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const allowedHosts = config.allowedHosts ?? [];
   const upFront: RequestHandler[] = [
     requestContext(logger),
+    anthropicDialect(),
     ...(tracing.enabled ? [traceRequests(tracing)] : []),
     // Before every route: without a key, a page that rebinds its name to this server would be served as if it were local.
     ...(keys === undefined || allowedHosts.length > 0 ? [refuseForeignHost(allowedHosts)] : []),
@@ -274,6 +277,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const hotRoutes = [
     ...chatApi(api, { ...stored, operators: perApi.chat }),
     ...responsesApi(api, { ...stored, operators: perApi.responses }),
+    ...messagesApi(api, { ...serving, operators: perApi.messages }),
   ];
   conversationsApi(api, stored);
   runsApi(api, runs);

@@ -12,6 +12,7 @@ class Locals implements RequestLocals {
   #child: Logger | undefined;
   principal: Principal = DEFAULT_PRINCIPAL;
   trace: RunTrace | undefined = undefined;
+  dialect: 'openai' | 'anthropic' = 'openai';
 
   constructor(
     readonly requestId: string,

@@ -57,7 +57,7 @@ export function ssePipeline<In, Out>(
     options.chunks ?? identity,
     toFrames(protocol.frame, protocol.isFailure, options.onFailure),
     protocol.end ?? identity,
-    keepalive(options.keepaliveMs, scheduler),
+    keepalive(options.keepaliveMs, scheduler, protocol.keepaliveFrame),
     writeTo(options.sink, {
       cancellation,
       maxBufferedBytes: options.maxBufferedBytes,

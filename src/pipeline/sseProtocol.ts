@@ -13,6 +13,8 @@ export interface SseProtocol<In, Out> {
   readonly isFailure?: (message: Out) => boolean;
   /** Shrinks what a slow client owes without losing content (merging text deltas). Default: it cannot. */
   readonly compact?: (frames: readonly string[]) => string[];
+  /** The frame sent when the stream has been quiet for the keepalive interval. Default: an SSE comment (`KEEPALIVE_FRAME`). */
+  readonly keepaliveFrame?: string;
   /** The last frame of a stream the server ended (stop, shutdown), written if the client is still there. Default: none. */
   readonly serverEnded?: (reason: InterruptReason) => string;
 }

@@ -18,6 +18,8 @@ export interface RequestLocals {
    * started keeps the key's stream slot (`maxStreams`) until `ended` settles, not only until the response closes.
    */
   keepSlotUntil?: (ended: Promise<void>) => void;
+  /** The envelope its errors are answered in: Anthropic's for the Messages API (`anthropicDialect`), OpenAI's otherwise. */
+  dialect: 'openai' | 'anthropic';
 }
 
 export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;

@@ -41,22 +41,24 @@ class SseResponse extends OwnSubscriber<string> {
   // Counted per write and added to the metrics once, when the response is over.
   bytes = 0;
   private keepalives = 0;
+  private readonly keepaliveFrame: string;
   private resolveServed!: (served: Served) => void;
 
   constructor(
     private readonly res: Response,
     private readonly lifecycle: Lifecycle,
     private readonly metrics: Metrics,
-    private readonly protocol: Pick<SseProtocol<unknown, unknown>, 'serverEnded'>,
+    private readonly protocol: Pick<SseProtocol<unknown, unknown>, 'serverEnded' | 'keepaliveFrame'>,
     private readonly route: string,
   ) {
     super();
+    this.keepaliveFrame = protocol.keepaliveFrame ?? KEEPALIVE_FRAME;
     this.served = new Promise((resolve) => (this.resolveServed = resolve));
   }
 
   protected onNext(frame: string): void {
     this.started = true;
-    if (frame === KEEPALIVE_FRAME) this.keepalives++;
+    if (frame === this.keepaliveFrame) this.keepalives++;
   }
 
   /** Counts a write; the first is the response's first byte. */

@@ -16,6 +16,7 @@ class Keepalive extends Stage<string> {
     destination: Subscriber<string>,
     private readonly ms: number,
     private readonly scheduler: SchedulerLike,
+    private readonly frame: string,
   ) {
     super(destination);
     this.lastFrameAt = scheduler.now();
@@ -29,7 +30,7 @@ class Keepalive extends Stage<string> {
   check(): void {
     if (this.lastFrameAt + this.ms - this.scheduler.now() <= 0) {
       this.lastFrameAt = this.scheduler.now();
-      this.destination.next(KEEPALIVE_FRAME);
+      this.destination.next(this.frame);
     }
     if (this.destination.closed) return;
     this.timer = this.scheduler.schedule(checkOf, Math.max(0, this.lastFrameAt + this.ms - this.scheduler.now()), this);
@@ -48,7 +49,7 @@ class Keepalive extends Stage<string> {
 }
 
 /**
- * Emits a comment frame whenever `ms` pass without a frame, counting from subscription (so a
+ * Emits `frame` (a comment, unless the protocol has its own) whenever `ms` pass without a frame, counting from subscription (so a
  * model that thinks before its first token keeps the connection alive), and stops with the stream.
  *
  * A frame only records its time: the one pending timer, when it fires early because frames came
@@ -61,6 +62,10 @@ class Keepalive extends Stage<string> {
  * result:   -a--k--k--k--k|
  * ```
  */
-export function keepalive(ms: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<string> {
-  return (frames$) => new Observable<string>((destination) => new Keepalive(destination, ms, scheduler).subscribeTo(frames$));
+export function keepalive(
+  ms: number,
+  scheduler: SchedulerLike = asyncScheduler,
+  frame: string = KEEPALIVE_FRAME,
+): MonoTypeOperatorFunction<string> {
+  return (frames$) => new Observable<string>((destination) => new Keepalive(destination, ms, scheduler, frame).subscribeTo(frames$));
 }
