@@ -5,4 +5,5 @@ export { recordedRun, type InterruptHandle, type RecordedRun } from './testing/r
 export type { SsePipelineScript } from './testing/runSsePipeline.js';
 export { runChatPipeline, TEST_META, type ChatPipelineScript } from './testing/runChatPipeline.js';
 export { runResponsePipeline, TEST_RESPONSE_META, type ResponsePipelineScript } from './testing/runResponsePipeline.js';
+export { runMessagesPipeline, TEST_MESSAGE_META, type MessagesPipelineScript } from './testing/runMessagesPipeline.js';
 export { runRunEvents, type RunEventsScript } from './testing/runRunEvents.js';

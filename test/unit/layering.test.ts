@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['http/keys', 'http/express'],
   ['jobs'],
   ['runs'],
-  ['chat', 'responses', 'conversations'],
+  ['chat', 'responses', 'conversations', 'messages'],
   ['openai', 'detached'],
   ['serving'],
   ['pipeline'],
