@@ -47,7 +47,7 @@ function scripted(now: () => number, scripts: Record<string, Observable<Upstream
   return { open$, opened };
 }
 
-const call = { route: 'smart', bodyFor: (model: string) => ({ model }), signal: new AbortController().signal };
+const call = { route: 'smart', bodyFor: ({ model }: { model: string }) => ({ model }), signal: new AbortController().signal };
 
 describe('createModelCaller', () => {
   it('waits out a Retry-After (2 s) that is longer than the backoff before the same target\'s second attempt', marbles((m) => {

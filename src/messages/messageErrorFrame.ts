@@ -5,8 +5,8 @@ const OVERLOADED = new Set(['overloaded_error', 'rate_limit_error']);
 
 /**
  * The `error` event that ends a Messages stream which failed after its headers: Anthropic's
- * envelope, `overloaded_error` when no upstream could take the request and `api_error` otherwise,
- * the message naming the cause.
+ * envelope, `overloaded_error` for what a 429 or 529 would say (every upstream down, the server
+ * ending the stream) and `api_error` otherwise, the message naming the cause.
  */
 export function messageErrorFrame(error: unknown): string {
   const { body } = toAnthropicError(error);

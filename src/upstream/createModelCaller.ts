@@ -13,15 +13,15 @@ import { carriesOutput } from './carriesOutput.js';
 import { failOverBeforeCommit } from './failOverBeforeCommit.js';
 import { traceAttempt } from './traceAttempt.js';
 import { watchAttempt } from './watchAttempt.js';
-import { routeFor, type Routes } from './routes.js';
+import { routeFor, type Routes, type Target } from './routes.js';
 import { UpstreamState } from './UpstreamState.js';
 
 /** One model call as the LLM agent asks for it. */
 export interface ModelCallRequest {
   /** The model name the client asked for: a route's name. */
   readonly route: string;
-  /** The request body for the model name a target knows the model by. */
-  readonly bodyFor: (model: string) => Readonly<Record<string, unknown>>;
+  /** The request body for a target: the model name it knows the model by, the output tokens it gives. */
+  readonly bodyFor: (target: Target) => Readonly<Record<string, unknown>>;
   readonly signal: AbortNotice;
   readonly requestId?: string;
   /** Told of this call's attempts, besides the caller's own observer. */
@@ -98,7 +98,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
           .open({
             endpoint: state.chatCompletions,
             apiKey: upstream.apiKey,
-            body: request.bodyFor(target.model),
+            body: request.bodyFor(target),
             signal: request.signal,
             requestId: request.requestId,
             onResponse: options.onResponse,

@@ -30,6 +30,8 @@ export interface Upstream {
 export interface Target {
   readonly upstream: string;
   readonly model: string;
+  /** The most output tokens that model gives: a request for more (`max_tokens`) is lowered to it, not refused. */
+  readonly maxOutputTokens?: number;
 }
 
 export type Balance = 'ordered' | 'weighted' | 'least-in-flight';

@@ -27,7 +27,7 @@ const upstream = z.strictObject({
 
 const route = z.strictObject({
   name,
-  targets: z.array(z.strictObject({ upstream: name, model: name })).min(1),
+  targets: z.array(z.strictObject({ upstream: name, model: name, maxOutputTokens: positiveInt.optional() })).min(1),
   balance: z.enum(['ordered', 'weighted', 'least-in-flight']).default('ordered'),
   fallbacks: z.array(name).default([]),
   contextWindowFallbacks: z.array(name).default([]),

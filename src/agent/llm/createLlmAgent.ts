@@ -23,7 +23,7 @@ import { traceModelCall } from './traceModelCall.js';
 import { ApprovedAlways } from '../tools/ApprovedAlways.js';
 import type { AttemptObserver } from '../../upstream/AttemptObserver.js';
 import { createModelCaller } from '../../upstream/createModelCaller.js';
-import type { Routes } from '../../upstream/routes.js';
+import type { Routes, Target } from '../../upstream/routes.js';
 import { singleRoute } from '../../upstream/singleRoute.js';
 import type { UpstreamChunk } from '../../upstream/upstreamChunk.js';
 import { traceToolCall } from '../tools/traceToolCall.js';
@@ -199,9 +199,10 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     serverTools: OfferedTools,
   ): Observable<TurnEvent> {
     const clientTools = request.clientTools ?? [];
-    const bodyFor = (model: string) =>
+    const bodyFor = ({ model, maxOutputTokens }: Target) =>
       toUpstreamBody({
         model,
+        maxOutputTokens,
         messages,
         tools: [...serverTools.definitions, ...clientTools],
         toolChoice: toolChoiceFor(iteration, request.toolChoice),

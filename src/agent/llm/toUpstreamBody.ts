@@ -10,6 +10,15 @@ export interface UpstreamCall {
   readonly toolChoice?: ToolChoice;
   readonly parallelToolCalls?: boolean;
   readonly options?: ModelOptions;
+  /** The most output tokens the target model gives (its route target's `maxOutputTokens`): a request for more is lowered to it. */
+  readonly maxOutputTokens?: number;
+}
+
+/** The output limits of `options`, lowered to `cap` where they ask for more. */
+function capOutput(options: ModelOptions, cap: number | undefined): ModelOptions {
+  if (cap === undefined) return options;
+  const lowered = (limit: number | null | undefined) => (typeof limit === 'number' && limit > cap ? cap : limit);
+  return { ...options, max_tokens: lowered(options.max_tokens), max_completion_tokens: lowered(options.max_completion_tokens) };
 }
 
 // The fields the agent owns: options that name them (a JavaScript caller is not type-checked) are dropped.
@@ -17,7 +26,9 @@ const RESERVED = new Set(['model', 'messages', 'stream', 'stream_options', 'tool
 
 /**
  * The JSON body of a streamed chat completion: the options verbatim, then the fields the agent
- * owns. `tool_choice` and `parallel_tool_calls` go only with tools, since upstreams refuse them alone.
+ * owns. `tool_choice` and `parallel_tool_calls` go only with tools, since upstreams refuse them alone;
+ * `max_tokens` and `max_completion_tokens` above `maxOutputTokens` are lowered to it (Claude Code
+ * asks for 32,000 or more, which a smaller model's server refuses).
  *
  * @example
  * toUpstreamBody({ model: 'm', messages, tools: [], options: { temperature: 0.2 } });
@@ -30,8 +41,9 @@ export function toUpstreamBody({
   toolChoice,
   parallelToolCalls,
   options = {},
+  maxOutputTokens,
 }: UpstreamCall): Record<string, unknown> {
-  const forwarded = Object.fromEntries(Object.entries(options).filter(([name, value]) => !RESERVED.has(name) && value !== undefined));
+  const forwarded = Object.fromEntries(Object.entries(capOutput(options, maxOutputTokens)).filter(([name, value]) => !RESERVED.has(name) && value !== undefined));
   const withTools = tools.length > 0;
   return {
     ...forwarded,
