@@ -5,6 +5,7 @@ import type { CpuRow } from './cpuPerRequest.js';
 import type { CrossInstanceResult } from './crossInstance.js';
 import type { IdempotencyCostRow } from './idempotencyCost.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
+import type { MessagesCostRow } from './messagesCost.js';
 import type { SoakResult } from './leakSoak.js';
 import type { OverloadRow } from './overloadBurst.js';
 import type { RoutingCostRow } from './routingCost.js';
@@ -27,6 +28,8 @@ export interface Report {
   readonly routingCost?: readonly RoutingCostRow[];
   /** Absent from results of runs before issue 25's figure. */
   readonly idempotencyCost?: readonly IdempotencyCostRow[];
+  /** Absent from results of runs before issue 45's figure. */
+  readonly messagesCost?: readonly MessagesCostRow[];
   readonly concurrency: readonly ConcurrencyRow[];
   readonly soak: SoakResult;
   /** Absent from results of runs before issue 14's figure. */

@@ -18,6 +18,7 @@ import { renderReport } from './renderReport.js';
 import { overloadPlan } from './overloadPlan.js';
 import { measureOverload } from './overloadBurst.js';
 import { measureIdempotencyCost } from './idempotencyCost.js';
+import { measureMessagesCost } from './messagesCost.js';
 import { measureRoutingCost } from './routingCost.js';
 import { measureThroughput } from './throughput.js';
 import { measureTracingCost } from './tracingCost.js';
@@ -32,6 +33,7 @@ const plan = {
   tracing: quick ? { rounds: 20, warmup: 5 } : { rounds: 1_000, warmup: 100 },
   routing: quick ? { rounds: 20, warmup: 5 } : { rounds: 500, warmup: 50 },
   idempotency: quick ? { rounds: 20, warmup: 5 } : { rounds: 500, warmup: 50 },
+  messages: quick ? { rounds: 2, requests: 50 } : { rounds: 20, requests: 400 },
   concurrency: concurrencyPlan(quick),
   soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
   crossInstance: {
@@ -87,6 +89,8 @@ async function measureAll(): Promise<Report> {
   const routingCost = await measureRoutingCost(client, upstream, plan.routing);
   log(`3/7 Idempotency-Key on chat completions ${JSON.stringify(plan.idempotency)}`);
   const idempotencyCost = await measureIdempotencyCost(client, upstream, plan.idempotency);
+  log(`3/7 Anthropic Messages beside chat completions ${JSON.stringify(plan.messages)}`);
+  const messagesCost = await measureMessagesCost(client, upstream, plan.messages);
   await client.close();
 
   log(`3/7 CPU per request (figure 8) ${JSON.stringify(plan.cpu)}`);
@@ -131,6 +135,7 @@ async function measureAll(): Promise<Report> {
     tracingCost,
     routingCost,
     idempotencyCost,
+    messagesCost,
     concurrency,
     soak,
     crossInstance,
