@@ -2,8 +2,8 @@ import type { AgentEvent } from '../agent/agentEvent.js';
 import { InterruptedError } from '../errors/InterruptedError.js';
 import type { SseProtocol } from '../pipeline/sseProtocol.js';
 import { outcomeOfInterrupt } from '../serving/served.js';
+import { endStream } from '../sse/endStream.js';
 import { serializeFrame } from '../sse/serializeFrame.js';
-import { endMessageStream } from './endMessageStream.js';
 import type { MessageMeta, MessageStreamEvent } from './messageObjects.js';
 import { messageErrorFrame } from './messageErrorFrame.js';
 import { messageFrame } from './messageFrame.js';
@@ -29,7 +29,8 @@ export function messagesProtocol(meta: MessageMeta): SseProtocol<AgentEvent, Mes
   return {
     encode: toMessageEvents(meta),
     frame: messageFrame,
-    end: endMessageStream(),
+    // A clean end adds nothing: its `message_stop` is the encoder's.
+    end: endStream(messageErrorFrame),
     keepaliveFrame: PING_FRAME,
     serverEnded: (reason) => messageErrorFrame(new InterruptedError(reason, outcomeOfInterrupt(reason))),
   };
