@@ -43,7 +43,9 @@ export function toUpstreamBody({
   options = {},
   maxOutputTokens,
 }: UpstreamCall): Record<string, unknown> {
-  const forwarded = Object.fromEntries(Object.entries(capOutput(options, maxOutputTokens)).filter(([name, value]) => !RESERVED.has(name) && value !== undefined));
+  const forwarded = Object.fromEntries(
+    Object.entries(capOutput(options, maxOutputTokens)).filter(([name, value]) => !RESERVED.has(name) && value !== undefined),
+  );
   const withTools = tools.length > 0;
   return {
     ...forwarded,
