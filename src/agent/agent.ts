@@ -78,6 +78,9 @@ export interface ModelOptions {
   readonly reasoning_effort?: string | null;
   readonly verbosity?: string | null;
   readonly metadata?: Readonly<Record<string, string>> | null;
+  /** OpenAI's prompt caching: requests with one key share a cache; how long the cache is kept. */
+  readonly prompt_cache_key?: string | null;
+  readonly prompt_cache_retention?: string | null;
 }
 
 export interface AgentRequest {

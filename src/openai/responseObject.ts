@@ -37,6 +37,21 @@ export interface FunctionCallItem {
   readonly call_id: string;
   readonly name: string;
   readonly arguments: string;
+  /** The group of the client's `namespace` tool the called function belongs to. */
+  readonly namespace?: string;
+}
+
+/**
+ * A call of one of the client's `custom` tools: free-form `input` text, answered with a
+ * `custom_tool_call_output` item.
+ */
+export interface CustomToolCallItem {
+  readonly id: string;
+  readonly type: 'custom_tool_call';
+  readonly call_id: string;
+  readonly name: string;
+  readonly input: string;
+  readonly namespace?: string;
 }
 
 /** The label of rxgate's own tools on the `mcp_call` items that report them. */
@@ -82,7 +97,7 @@ export interface McpApprovalRequestItem {
   readonly arguments: string;
 }
 
-export type OutputItem = MessageItem | FunctionCallItem | McpCallItem | ReasoningItem | McpApprovalRequestItem;
+export type OutputItem = MessageItem | FunctionCallItem | CustomToolCallItem | McpCallItem | ReasoningItem | McpApprovalRequestItem;
 
 /** A client's function tool in the Responses API's shape. */
 export interface ResponseFunctionTool {
@@ -93,7 +108,28 @@ export interface ResponseFunctionTool {
   readonly strict: boolean | null;
 }
 
-export type ResponseToolChoice = 'auto' | 'none' | 'required' | { readonly type: 'function'; readonly name: string };
+/** A client's tool that takes free-form text rather than JSON, optionally in a grammar. */
+export interface ResponseCustomTool {
+  readonly type: 'custom';
+  readonly name: string;
+  readonly description?: string;
+  readonly format?:
+    { readonly type: 'text' } | { readonly type: 'grammar'; readonly syntax: 'lark' | 'regex'; readonly definition: string };
+}
+
+/** A group of a client's tools; a call of one of them names the group as its `namespace`. */
+export interface ResponseNamespaceTool {
+  readonly type: 'namespace';
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly (ResponseFunctionTool | ResponseCustomTool)[];
+}
+
+/** A tool of the client's that rxgate offers the model: the client runs its calls. */
+export type ResponseTool = ResponseFunctionTool | ResponseCustomTool | ResponseNamespaceTool;
+
+export type ResponseToolChoice =
+  'auto' | 'none' | 'required' | { readonly type: 'function'; readonly name: string } | { readonly type: 'custom'; readonly name: string };
 
 export type ResponseTextFormat =
   | { readonly type: 'text' }
@@ -108,7 +144,8 @@ export type ResponseTextFormat =
 
 /** What a response object says of the request that made it: OpenAI echoes these. */
 export interface ResponseEcho {
-  readonly tools: readonly ResponseFunctionTool[];
+  /** The client's tools rxgate offered the model (hosted tools it left out are not among them). */
+  readonly tools: readonly ResponseTool[];
   readonly tool_choice: ResponseToolChoice;
   readonly parallel_tool_calls: boolean;
   readonly text: { readonly format: ResponseTextFormat; readonly verbosity?: string };

@@ -16,7 +16,8 @@ import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
 import { turnFields } from '../openai/parseInput.js';
 import { parseResponseInput, type InputItem } from '../openai/parseResponseInput.js';
-import type { ResponseEcho, ResponseFunctionTool, ResponseTextFormat, ResponseToolChoice } from '../openai/responseObject.js';
+import type { ResponseEcho, ResponseTextFormat, ResponseTool, ResponseToolChoice } from '../openai/responseObject.js';
+import { placeResponseTools, refuseUnplacedTools, responseToolsSchema, type HostedToolsPolicy } from './responseTools.js';
 
 const flag = (name: string) =>
   z
@@ -24,24 +25,12 @@ const flag = (name: string) =>
     .nullable()
     .optional();
 
-const functionTool = z
-  .object({
-    type: z.literal('function', { error: 'a tool must have type "function"' }),
-    name: functionName,
-    description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).nullable().optional(),
-    parameters: jsonSchema.nullable().optional(),
-    strict: flag('strict'),
-  })
-  .superRefine(
-    boundSchema(
-      ['parameters'],
-      (tool) => tool.parameters,
-      (tool) => `the parameters schema of tool '${tool.name}'`,
-    ),
-  );
 const toolChoice = z.union(
-  [z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), name: z.string({ error: 'name must be a string' }) })],
-  { error: 'tool_choice must be "auto", "none", "required" or {"type": "function", "name": ...}' },
+  [
+    z.enum(['auto', 'none', 'required']),
+    z.object({ type: z.enum(['function', 'custom']), name: z.string({ error: 'name must be a string' }) }),
+  ],
+  { error: 'tool_choice must be "auto", "none", "required" or {"type": "function" or "custom", "name": ...}' },
 );
 const textFormat = z.discriminatedUnion(
   'type',
@@ -80,7 +69,7 @@ const responseRequestSchema = z.object({
   store: flag('store'),
   stream: flag('stream'),
   background: flag('background'),
-  tools: z.array(functionTool, { error: 'tools must be an array of tools' }).max(128, 'more than 128 tools').nullable().optional(),
+  tools: responseToolsSchema.nullable().optional(),
   tool_choice: toolChoice.nullable().optional(),
   parallel_tool_calls: flag('parallel_tool_calls'),
   text: z.object({ format: textFormat.nullable().optional(), verbosity }).nullable().optional(),
@@ -96,6 +85,11 @@ const responseRequestSchema = z.object({
   top_p: modelOptionFields.top_p,
   user: modelOptionFields.user,
   metadata,
+  prompt_cache_key: z.string({ error: 'prompt_cache_key must be a string' }).max(1024).nullable().optional(),
+  prompt_cache_retention: z
+    .enum(['in_memory', '24h'], { error: 'prompt_cache_retention must be "in_memory" or "24h"' })
+    .nullable()
+    .optional(),
 });
 
 type Parsed = z.output<typeof responseRequestSchema>;
@@ -113,8 +107,10 @@ export interface ResponseRequest {
   readonly store: boolean;
   readonly stream: boolean;
   readonly background: boolean;
-  /** The client's function tools, in the Chat Completions shape the agent takes. */
+  /** The client's tools, in the Chat Completions shape the agent takes. */
   readonly clientTools: readonly ClientTool[];
+  /** The types of the hosted tools left out of the model's offer (`RXGATE_HOSTED_TOOLS=ignore`). */
+  readonly ignoredTools: readonly string[];
   readonly toolChoice: ToolChoice | undefined;
   readonly parallelToolCalls: boolean | undefined;
   /** The options to forward to the model, under their Chat Completions names. */
@@ -140,18 +136,12 @@ const REFUSED: readonly (readonly [param: string, refuses: (value: unknown) => b
 
 function refuseUnsupported(body: Record<string, unknown>): void {
   for (const [param, refuses, why] of REFUSED) if (refuses(body[param])) throw unsupportedParameter(param, why);
-  const tools = Array.isArray(body.tools) ? body.tools : [];
-  for (const [index, tool] of tools.entries()) {
-    if (isObject(tool) && typeof tool.type === 'string' && tool.type !== 'function') {
-      throw unsupportedParameter(
-        `tools[${index}].type`,
-        `rxgate passes through function tools only, not '${tool.type}'; the agent's own tools run without being listed`,
-      );
-    }
-  }
   const choice = body.tool_choice;
-  if (isObject(choice) && typeof choice.type === 'string' && choice.type !== 'function') {
-    throw unsupportedParameter('tool_choice.type', `rxgate supports auto, none, required or one function, not '${choice.type}'`);
+  if (isObject(choice) && typeof choice.type === 'string' && choice.type !== 'function' && choice.type !== 'custom') {
+    throw unsupportedParameter(
+      'tool_choice.type',
+      `rxgate supports auto, none, required or one function or custom tool, not '${choice.type}'`,
+    );
   }
 }
 
@@ -162,16 +152,10 @@ function toResponseFormat(format: ResponseTextFormat | null | undefined): Respon
   return { type: 'json_schema', json_schema: definedFields({ name, schema, description, strict }) as { name: string } };
 }
 
-function toEcho(parsed: Parsed): ResponseEcho {
-  const { tools, tool_choice, parallel_tool_calls, text, temperature, top_p, max_output_tokens, reasoning, metadata } = parsed;
+function toEcho(parsed: Parsed, tools: readonly ResponseTool[]): ResponseEcho {
+  const { tool_choice, parallel_tool_calls, text, temperature, top_p, max_output_tokens, reasoning, metadata } = parsed;
   return {
-    tools: (tools ?? []).map(({ name, description, parameters, strict }): ResponseFunctionTool => ({
-      type: 'function',
-      name,
-      ...(description != null ? { description } : {}),
-      parameters: parameters ?? null,
-      strict: strict ?? null,
-    })),
+    tools,
     tool_choice: (tool_choice ?? 'auto') as ResponseToolChoice,
     parallel_tool_calls: parallel_tool_calls ?? true,
     text: { format: (text?.format ?? { type: 'text' }) as ResponseTextFormat, ...(text?.verbosity ? { verbosity: text.verbosity } : {}) },
@@ -190,15 +174,17 @@ function toEcho(parsed: Parsed): ResponseEcho {
  * every OpenAI-compatible server reads), `temperature`, `top_p`, `reasoning.effort`, `text.verbosity`
  * and `user` go to the model as Chat Completions options.
  */
-export function parseResponseRequest(body: unknown): ResponseRequest {
+export function parseResponseRequest(body: unknown, hostedTools: HostedToolsPolicy = 'ignore'): ResponseRequest {
   assertObjectBody(body);
   refuseUnsupported(body);
+  refuseUnplacedTools(body.tools, hostedTools);
   const parsed = responseRequestSchema.safeParse(body);
   if (!parsed.success) throw invalidRequest(parsed.error, body);
   const { model, input, instructions, previous_response_id, store, stream, background, tools, tool_choice, parallel_tool_calls } =
     parsed.data;
   const { conversation, truncation } = parsed.data;
-  const { text, reasoning, max_output_tokens, temperature, top_p, user } = parsed.data;
+  const { text, reasoning, max_output_tokens, temperature, top_p, user, prompt_cache_key, prompt_cache_retention } = parsed.data;
+  const placed = placeResponseTools(tools ?? []);
   const request: ResponseRequest = {
     model,
     input: parseResponseInput(input, body),
@@ -209,10 +195,8 @@ export function parseResponseRequest(body: unknown): ResponseRequest {
     store: store ?? true,
     stream: stream ?? false,
     background: background ?? false,
-    clientTools: (tools ?? []).map(({ name, description, parameters, strict }) => ({
-      type: 'function',
-      function: definedFields({ name, description, parameters, strict }) as ClientTool['function'],
-    })),
+    clientTools: placed.clientTools,
+    ignoredTools: placed.ignored,
     toolChoice:
       typeof tool_choice === 'object' && tool_choice
         ? { type: 'function', function: { name: tool_choice.name } }
@@ -226,8 +210,10 @@ export function parseResponseRequest(body: unknown): ResponseRequest {
       reasoning_effort: reasoning?.effort,
       verbosity: text?.verbosity,
       user,
+      prompt_cache_key,
+      prompt_cache_retention,
     }) as ModelOptions,
-    echo: toEcho(parsed.data),
+    echo: toEcho(parsed.data, placed.echo),
   };
   if (request.conversation && request.previousResponseId) {
     throw new RequestError(

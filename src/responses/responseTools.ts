@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import type { ClientTool } from '../agent/agent.js';
+import { boundSchema } from '../openai/boundSchema.js';
+import { MAX_TEXT_CHARS } from '../openai/limits.js';
+import { definedFields, functionName, jsonSchema } from '../openai/modelOptionFields.js';
+import type { ResponseCustomTool, ResponseFunctionTool, ResponseTool } from '../openai/responseObject.js';
+import { RequestError } from '../errors/RequestError.js';
+import { unsupportedParameter } from '../errors/unsupportedParameter.js';
+
+/** `RXGATE_HOSTED_TOOLS`: what a request's hosted tools (which rxgate cannot run) get. */
+export type HostedToolsPolicy = 'ignore' | 'refuse';
+
+/** The Responses API's tools that OpenAI runs on its side; rxgate has none of them. */
+const HOSTED_TOOLS = [
+  'web_search',
+  'web_search_2025_08_26',
+  'web_search_preview',
+  'web_search_preview_2025_03_11',
+  'file_search',
+  'code_interpreter',
+  'image_generation',
+  'computer',
+  'computer_use_preview',
+  'tool_search',
+  'programmatic_tool_calling',
+  'mcp',
+] as const;
+const HOSTED_TOOL_TYPES: ReadonlySet<string> = new Set(HOSTED_TOOLS);
+
+/** Tools the client runs whose calls have their own item types, which rxgate does not make yet. */
+const CLIENT_ITEM_TOOL_TYPES: ReadonlySet<string> = new Set(['local_shell', 'shell', 'apply_patch']);
+
+const description = z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS);
+const strict = z.boolean({ error: 'strict must be a boolean' }).nullable().optional();
+
+const functionTool = z
+  .object({
+    type: z.literal('function'),
+    name: functionName,
+    description: description.nullable().optional(),
+    parameters: jsonSchema.nullable().optional(),
+    strict,
+  })
+  .superRefine(
+    boundSchema(
+      ['parameters'],
+      (tool) => tool.parameters,
+      (tool) => `the parameters schema of tool '${tool.name}'`,
+    ),
+  );
+const customTool = z.object({
+  type: z.literal('custom'),
+  name: functionName,
+  description: description.optional(),
+  format: z
+    .discriminatedUnion(
+      'type',
+      [
+        z.object({ type: z.literal('text') }),
+        z.object({ type: z.literal('grammar'), syntax: z.enum(['lark', 'regex']), definition: z.string().max(MAX_TEXT_CHARS) }),
+      ],
+      { error: 'format must have type "text" or "grammar"' },
+    )
+    .optional(),
+});
+const namespaceTool = z.object({
+  type: z.literal('namespace'),
+  name: functionName,
+  description,
+  tools: z
+    .array(z.discriminatedUnion('type', [functionTool, customTool], { error: 'a namespace holds function and custom tools only' }))
+    .min(1, 'a namespace must hold a tool')
+    .max(128, 'more than 128 tools in a namespace'),
+});
+const hostedTool = z.object({ type: z.enum(HOSTED_TOOLS) });
+
+/** `tools` of a Responses request: every entry one of the client's tools or a hosted one. */
+export const responseToolsSchema = z
+  .array(z.discriminatedUnion('type', [functionTool, customTool, namespaceTool, hostedTool], { error: 'a tool must have a known type' }), {
+    error: 'tools must be an array of tools',
+  })
+  .max(128, 'more than 128 tools');
+
+type ParsedTool = z.output<typeof responseToolsSchema>[number];
+type OfferedTool = Extract<ParsedTool, { type: 'function' | 'custom' }>;
+
+export interface ResponseTools {
+  /** What the model is offered, in the Chat Completions shape the agent takes: one function per tool, namespaces' members flat. */
+  readonly clientTools: ClientTool[];
+  /** The tools as the response echoes them. */
+  readonly echo: ResponseTool[];
+  /** The hosted tools' types left out of the offer, in request order, once each. */
+  readonly ignored: string[];
+}
+
+/** The one parameter a custom tool's stand-in function takes: the free-form text. */
+const CUSTOM_INPUT_SCHEMA = {
+  type: 'object',
+  properties: { input: { type: 'string', description: 'The tool input, as free-form text.' } },
+  required: ['input'],
+  additionalProperties: false,
+};
+
+function customDescription(tool: ResponseCustomTool): string | undefined {
+  const grammar =
+    tool.format?.type === 'grammar' ? `The input must match this ${tool.format.syntax} grammar:\n${tool.format.definition}` : '';
+  return [tool.description, grammar].filter(Boolean).join('\n\n') || undefined;
+}
+
+function toClientTool(tool: OfferedTool): ClientTool {
+  if (tool.type === 'custom') {
+    return {
+      type: 'function',
+      function: definedFields({
+        name: tool.name,
+        description: customDescription(tool),
+        parameters: CUSTOM_INPUT_SCHEMA,
+      }) as ClientTool['function'],
+    };
+  }
+  const { name, description, parameters, strict } = tool;
+  return { type: 'function', function: definedFields({ name, description, parameters, strict }) as ClientTool['function'] };
+}
+
+function toEchoTool(tool: OfferedTool): ResponseFunctionTool | ResponseCustomTool {
+  if (tool.type === 'custom')
+    return definedFields({ type: 'custom', name: tool.name, description: tool.description, format: tool.format }) as ResponseCustomTool;
+  const { name, description, parameters, strict } = tool;
+  return {
+    type: 'function',
+    name,
+    ...(description != null ? { description } : {}),
+    parameters: parameters ?? null,
+    strict: strict ?? null,
+  };
+}
+
+/**
+ * Refuses, before parsing, a tool type rxgate cannot place: the client-executed tools with item
+ * types of their own, and (under `refuse`) the hosted ones.
+ */
+export function refuseUnplacedTools(tools: unknown, hostedTools: HostedToolsPolicy): void {
+  if (!Array.isArray(tools)) return;
+  for (const [index, tool] of tools.entries()) {
+    const type = typeof tool === 'object' && tool !== null ? (tool as { type?: unknown }).type : undefined;
+    if (typeof type !== 'string') continue;
+    if (CLIENT_ITEM_TOOL_TYPES.has(type)) {
+      throw unsupportedParameter(`tools[${index}].type`, `rxgate does not make '${type}' calls yet; offer it as a function tool`);
+    }
+    if (hostedTools === 'refuse' && HOSTED_TOOL_TYPES.has(type)) {
+      throw unsupportedParameter(
+        `tools[${index}].type`,
+        `rxgate cannot run the hosted tool '${type}' (RXGATE_HOSTED_TOOLS=refuse); leave it out, or have the operator set RXGATE_HOSTED_TOOLS=ignore`,
+      );
+    }
+  }
+}
+
+/**
+ * The tools a Responses request sends, placed: function and custom tools and the members of
+ * namespaces offered to the model under their own names (two with one name are a 400: a call could
+ * not say which it is), hosted tools left out and listed.
+ */
+export function placeResponseTools(tools: readonly ParsedTool[]): ResponseTools {
+  const offered: OfferedTool[] = [];
+  const echo: ResponseTool[] = [];
+  const ignored = new Set<string>();
+  for (const tool of tools) {
+    if (tool.type === 'namespace') {
+      offered.push(...tool.tools);
+      echo.push({ type: 'namespace', name: tool.name, description: tool.description, tools: tool.tools.map(toEchoTool) });
+    } else if (tool.type === 'function' || tool.type === 'custom') {
+      offered.push(tool);
+      echo.push(toEchoTool(tool));
+    } else ignored.add(tool.type);
+  }
+  const names = new Set<string>();
+  for (const { name } of offered) {
+    if (names.has(name)) {
+      throw new RequestError(
+        400,
+        `invalid 'tools': two tools are named '${name}' (a namespace's members count under their own names); rename one`,
+        'invalid_request_error',
+        'tools',
+        'invalid_value',
+      );
+    }
+    names.add(name);
+  }
+  return { clientTools: offered.map(toClientTool), echo, ignored: [...ignored] };
+}
