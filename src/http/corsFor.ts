@@ -1,6 +1,13 @@
 import cors from 'cors';
 
-const EXPOSED_HEADERS = ['X-Request-Id', 'X-Rxgate-Upstream', 'X-Should-Retry', 'Retry-After', 'Idempotency-Replayed'];
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-Rxgate-Upstream',
+  'X-Should-Retry',
+  'Retry-After',
+  'Idempotency-Replayed',
+  'X-Rxgate-Ignored-Tools',
+];
 
 /** CORS for `origins` (`*`: any), with the headers rxgate reads and exposes; the preflight is left to a route. */
 export function corsFor(origins: readonly string[]) {

@@ -74,6 +74,7 @@ export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'max
       | 'jobsRefreshMs'
       | 'idempotencyTtlMs'
       | 'allowedHosts'
+      | 'hostedTools'
     >
   >;
 
@@ -207,6 +208,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     openConversation: createConversationOpener(store.conversations, maxConversationBytes),
     approvalTimeoutMs: config.approvalTimeoutMs ?? DEFAULTS.approvalTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
+    hostedTools: config.hostedTools ?? DEFAULTS.hostedTools,
     answers: new AnswersInFlight(),
   };
   const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);

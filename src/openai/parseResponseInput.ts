@@ -6,6 +6,7 @@ import { unsupportedParameter } from '../errors/unsupportedParameter.js';
 
 const text = z.string().max(MAX_TEXT_CHARS, `text longer than ${MAX_TEXT_CHARS} characters`);
 const callId = z.string({ error: 'call_id must be a string' }).min(1, 'call_id must not be empty').max(256);
+const toolName = z.string({ error: 'name must be a string' }).min(1).max(256);
 const inputText = z.object({ type: z.literal('input_text'), text });
 const inputImage = z.object({
   type: z.literal('input_image'),
@@ -27,16 +28,22 @@ const message = z.object({
 const functionCall = z.object({
   type: z.literal('function_call'),
   call_id: callId,
-  name: z.string({ error: 'name must be a string' }).min(1).max(256),
+  name: toolName,
   arguments: z.string({ error: 'arguments must be a JSON string' }).max(MAX_TEXT_CHARS),
+  namespace: toolName.optional(),
 });
-const functionCallOutput = z.object({
-  type: z.literal('function_call_output'),
+const callOutput = z.union([text, z.array(z.discriminatedUnion('type', [inputText])).max(MAX_PARTS)], {
+  error: 'output must be a string or an array of input_text parts',
+});
+const functionCallOutput = z.object({ type: z.literal('function_call_output'), call_id: callId, output: callOutput });
+const customToolCall = z.object({
+  type: z.literal('custom_tool_call'),
   call_id: callId,
-  output: z.union([text, z.array(z.discriminatedUnion('type', [inputText])).max(MAX_PARTS)], {
-    error: 'output must be a string or an array of input_text parts',
-  }),
+  name: toolName,
+  input: z.string({ error: 'input must be a string' }).max(MAX_TEXT_CHARS),
+  namespace: toolName.optional(),
 });
+const customToolCallOutput = z.object({ type: z.literal('custom_tool_call_output'), call_id: callId, output: callOutput });
 const approvalResponse = z.object({
   type: z.literal('mcp_approval_response'),
   approval_request_id: z.string({ error: 'approval_request_id must be a string' }).min(1).max(256),
@@ -46,7 +53,7 @@ const approvalResponse = z.object({
 const itemReference = z.object({ type: z.literal('item_reference'), id: z.string({ error: 'id must be a string' }).min(1).max(256) });
 
 /**
- * An input item rxgate accepts: a message, a client tool call and its output, a person's answer to
+ * An input item rxgate accepts: a message, a client tool call (a function's or a custom tool's) and its output, a person's answer to
  * an approval request, a reference to an earlier item, or an item that tells the model nothing new
  * (the reasoning of an earlier answer, a call of the agent's own tools or a request for approval,
  * which clients send back with the history).
@@ -57,6 +64,8 @@ const item = z.discriminatedUnion(
     message,
     functionCall,
     functionCallOutput,
+    customToolCall,
+    customToolCallOutput,
     itemReference,
     approvalResponse,
     z.object({ type: z.literal('reasoning') }),
@@ -64,7 +73,8 @@ const item = z.discriminatedUnion(
     z.object({ type: z.literal('mcp_approval_request') }),
   ],
   {
-    error: 'an input item must have type message, function_call, function_call_output, mcp_approval_response, item_reference or reasoning',
+    error:
+      'an input item must have type message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, mcp_approval_response, item_reference or reasoning',
   },
 );
 
@@ -87,8 +97,6 @@ const REFUSED_ITEM_TYPES = new Set([
   'shell_call_output',
   'apply_patch_call',
   'apply_patch_call_output',
-  'custom_tool_call',
-  'custom_tool_call_output',
   'mcp_list_tools',
   'tool_search_call',
   'tool_search_output',

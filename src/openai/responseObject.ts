@@ -48,6 +48,7 @@ export interface FunctionCallItem {
 export interface CustomToolCallItem {
   readonly id: string;
   readonly type: 'custom_tool_call';
+  readonly status: ItemStatus;
   readonly call_id: string;
   readonly name: string;
   readonly input: string;

@@ -1,4 +1,5 @@
 import type { ChatMessage, ContentPart, ToolCall } from '../agent/agent.js';
+import { customArguments } from './customToolArguments.js';
 import type { InputItem, MessageInput } from './parseResponseInput.js';
 
 /** An input item and the index of the `input` entry it came from (a reference's, for what it resolved to). */
@@ -32,9 +33,9 @@ const textOf = (content: MessageInput['content']): string =>
     : content.map((part) => (part.type === 'refusal' ? part.refusal : part.type === 'input_image' ? '' : part.text)).join('');
 
 /**
- * Input items as the chat messages an upstream reads. Assistant text and the `function_call` items
- * after it become one assistant message with `tool_calls`; a `function_call_output` a `tool`
- * message; reasoning and the agent's own tool calls nothing (the model gets the answer that
+ * Input items as the chat messages an upstream reads. Assistant text and the `function_call` and
+ * `custom_tool_call` items after it become one assistant message with `tool_calls` (a custom tool's
+ * as a call of the function standing in for it); a call's output a `tool` message; reasoning and the agent's own tool calls nothing (the model gets the answer that
  * followed them, as in a stored conversation). Assistant text goes as plain text, which every
  * upstream accepts.
  */
@@ -66,7 +67,16 @@ export function toChatMessages(items: readonly SourcedItem[]): ChatConversation 
         assistant ??= { content: null, toolCalls: [], source };
         assistant.toolCalls.push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } });
         break;
+      case 'custom_tool_call':
+        assistant ??= { content: null, toolCalls: [], source };
+        assistant.toolCalls.push({
+          id: item.call_id,
+          type: 'function',
+          function: { name: item.name, arguments: customArguments(item.input) },
+        });
+        break;
       case 'function_call_output':
+      case 'custom_tool_call_output':
         flush();
         push(
           { role: 'tool', tool_call_id: item.call_id, content: typeof item.output === 'string' ? item.output : textOf(item.output) },

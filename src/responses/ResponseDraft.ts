@@ -3,9 +3,12 @@ import type { AgentEvent, AgentEventOf, FinishReason, Usage } from '../agent/age
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import { itemId } from '../openai/itemIds.js';
 import { toResponseError } from './toResponseError.js';
+import { clientCallKinds, type ClientCallKind } from './clientCallKinds.js';
+import { customArguments, customInput } from '../openai/customToolArguments.js';
 import {
   DEFAULT_ECHO,
   SERVER_LABEL,
+  type CustomToolCallItem,
   type FunctionCallItem,
   type ItemStatus,
   type McpApprovalRequestItem,
@@ -37,7 +40,9 @@ const INCOMPLETE_REASONS: ReadonlyMap<FinishReason | undefined, string> = new Ma
  * text as one `summary_text` part, which is where the SDKs read reasoning). A tool the agent runs
  * itself is an `mcp_call` item with `server_label: "rxgate"` (an MCP tool: its server's name and its own name there), as OpenAI reports the tools it runs
  * on its side: the SDKs show it without taking it for a call the client must answer. A call of a
- * client tool is a `function_call` item, which the client answers with a `function_call_output`.
+ * client tool is a `function_call` item, which the client answers with a `function_call_output`
+ * (with the `namespace` of the tool group it belongs to, if any); a call of a `custom` tool is a
+ * `custom_tool_call` item whose `input` is the text the model gave the function standing in for it.
  * A call that waits for a person's approval is an `mcp_approval_request` item (its id `mcpr_<call id>`),
  * which the client answers with an `mcp_approval_response`.
  */
@@ -47,6 +52,10 @@ export class ResponseDraft {
   #open: number | undefined;
   /** Client call index -> output index, for the calls whose arguments may still grow. */
   readonly #openCalls = new Map<number, number>();
+  /** The client's tools whose calls are not plain `function_call` items, by name. */
+  readonly #callKinds: ReadonlyMap<string, ClientCallKind>;
+  /** The arguments of the open custom tool calls so far, by output index: their input is known when they close. */
+  readonly #customArguments = new Map<number, string>();
   /** The agent's own calls, by call id -> output index. */
   readonly #serverCalls = new Map<string, number>();
   /** The calls that wait for a person's answer, as the assistant message of the conversation carries them. */
@@ -60,7 +69,9 @@ export class ResponseDraft {
   /** What the run failed with, once `fail` was called (a non-streaming answer reports it as an HTTP error). */
   failure: unknown;
 
-  constructor(readonly meta: ResponseMeta) {}
+  constructor(readonly meta: ResponseMeta) {
+    this.#callKinds = clientCallKinds(meta.echo?.tools ?? []);
+  }
 
   /** The text of every message item, as the SDKs' `output_text` joins it. */
   get outputText(): string {
@@ -77,11 +88,14 @@ export class ResponseDraft {
    * carries them: its client tool calls, and the calls waiting for approval (which the next request resumes).
    */
   get toolCalls(): ToolCall[] {
-    const clientCalls = this.#items.flatMap((item): ToolCall[] =>
-      item.type === 'function_call'
-        ? [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }]
-        : [],
-    );
+    const clientCalls = this.#items.flatMap((item): ToolCall[] => {
+      if (item.type === 'function_call')
+        return [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }];
+      if (item.type === 'custom_tool_call') {
+        return [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: customArguments(item.input) } }];
+      }
+      return [];
+    });
     return [...clientCalls, ...this.#awaitingApproval];
   }
 
@@ -370,35 +384,53 @@ export class ResponseDraft {
       // Calls come one after the other (sequenceToolCalls): a new one means the previous one is whole.
       if (delta.id === undefined) return [];
       events.push(...this.#close(), ...this.#closeCalls('completed'));
-      const item: FunctionCallItem = {
-        id: this.#newId('fc'),
-        type: 'function_call',
-        status: 'in_progress',
-        call_id: delta.id,
-        name: delta.name ?? '',
-        arguments: '',
-      };
-      const added = this.#add(item);
+      const added = this.#add(this.#newCall(delta.id, delta.name ?? ''));
       index = added.output_index;
       this.#openCalls.set(delta.index, index);
       events.push(this.event('response.output_item.added', added));
     }
     if (delta.arguments === '') return events;
+    const custom = this.#customArguments.get(index);
+    if (custom !== undefined) {
+      this.#customArguments.set(index, custom + delta.arguments);
+      return events;
+    }
     const call = this.#items[index] as FunctionCallItem;
     this.#items[index] = { ...call, arguments: call.arguments + delta.arguments };
     events.push(this.event('response.function_call_arguments.delta', { item_id: call.id, output_index: index, delta: delta.arguments }));
     return events;
   }
 
+  #newCall(callId: string, name: string): FunctionCallItem | CustomToolCallItem {
+    const kind = this.#callKinds.get(name);
+    const namespace = kind?.namespace === undefined ? {} : { namespace: kind.namespace };
+    if (!kind?.custom) {
+      return { id: this.#newId('fc'), type: 'function_call', status: 'in_progress', call_id: callId, name, arguments: '', ...namespace };
+    }
+    this.#customArguments.set(this.#items.length, '');
+    return { id: this.#newId('ctc'), type: 'custom_tool_call', status: 'in_progress', call_id: callId, name, input: '', ...namespace };
+  }
+
   #closeCalls(status: ItemStatus): ResponseStreamEvent[] {
     const indexes = [...this.#openCalls.values()];
     this.#openCalls.clear();
     return indexes.flatMap((index) => {
-      const item: FunctionCallItem = { ...(this.#items[index] as FunctionCallItem), status };
+      const open = this.#items[index] as FunctionCallItem | CustomToolCallItem;
+      const where = { item_id: open.id, output_index: index };
+      if (open.type === 'function_call') {
+        const item: FunctionCallItem = { ...open, status };
+        this.#items[index] = item;
+        return [
+          this.event('response.function_call_arguments.done', { ...where, name: item.name, arguments: item.arguments }),
+          this.event('response.output_item.done', { output_index: index, item }),
+        ];
+      }
+      const item: CustomToolCallItem = { ...open, status, input: customInput(this.#customArguments.get(index) ?? '') };
+      this.#customArguments.delete(index);
       this.#items[index] = item;
-      const where = { item_id: item.id, output_index: index };
       return [
-        this.event('response.function_call_arguments.done', { ...where, name: item.name, arguments: item.arguments }),
+        ...(item.input === '' ? [] : [this.event('response.custom_tool_call_input.delta', { ...where, delta: item.input })]),
+        this.event('response.custom_tool_call_input.done', { ...where, input: item.input }),
         this.event('response.output_item.done', { output_index: index, item }),
       ];
     });

@@ -16,6 +16,9 @@ import { createResponseTurn } from './responseTurn.js';
 import { startBackgroundResponse } from './startBackgroundResponse.js';
 import { streamResponse } from './streamResponse.js';
 
+/** Names the hosted tools a request sent that the model was not offered. */
+const IGNORED_TOOLS_HEADER = 'x-rxgate-ignored-tools';
+
 /**
  * `POST /v1/responses`: streaming or not, in the foreground or in the background; with
  * `conversation`, continuing it (held until the response settles) and appended to. With an
@@ -25,8 +28,12 @@ import { streamResponse } from './streamResponse.js';
  */
 export function createResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
-    const request = parseResponseRequest(req.body);
-    const { principal, trace } = localsOf(res);
+    const request = parseResponseRequest(req.body, context.hostedTools);
+    const { principal, trace, logger } = localsOf(res);
+    if (request.ignoredTools.length > 0) {
+      res.setHeader(IGNORED_TOOLS_HEADER, request.ignoredTools.join(','));
+      logger.info({ ignoredTools: request.ignoredTools }, 'hosted tools left out of the offer (RXGATE_HOSTED_TOOLS=ignore)');
+    }
     const key = readIdempotencyKey(req);
     if (key !== undefined) assertReplayable(request);
     if (request.previousResponseId)

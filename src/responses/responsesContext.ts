@@ -2,6 +2,7 @@ import type { ResponseStreamEvent } from '../openai/responseObject.js';
 import type { ProtocolOperators } from '../pipeline/protocolOperators.js';
 import type { DetachedContext } from '../detached/detachedContext.js';
 import type { ServingContext } from '../serving/servingContext.js';
+import type { HostedToolsPolicy } from './responseTools.js';
 import type { OpenConversation } from '../openai/heldConversation.js';
 
 /** What the Responses API routes share. */
@@ -10,6 +11,8 @@ export interface ResponsesContext extends ServingContext, DetachedContext {
   readonly maxConversationBytes: number;
   /** `RXGATE_IDEMPOTENCY_TTL_MS`: how long an `Idempotency-Key` is remembered. */
   readonly idempotencyTtlMs: number;
+  /** `RXGATE_HOSTED_TOOLS`: what a request's hosted tools get. */
+  readonly hostedTools: HostedToolsPolicy;
   /** Holds the conversation a request continues (`conversation`). */
   readonly openConversation: OpenConversation;
   /** User operators for every response stream; each factory is called once per run. */

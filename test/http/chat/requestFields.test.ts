@@ -59,7 +59,7 @@ const RESPONSES_REFUSED: readonly [field: string, extra: Record<string, unknown>
   ['truncation auto without a conversation', { truncation: 'auto' }, 'truncation'],
   ['a stored prompt', { prompt: { id: 'pmpt_1' } }, 'prompt'],
   ['max_tool_calls', { max_tool_calls: 3 }, 'max_tool_calls'],
-  ['a hosted tool', { tools: [{ type: 'web_search' }] }, 'tools[0].type'],
+  ['a client tool whose calls have an item type rxgate does not make', { tools: [{ type: 'local_shell' }] }, 'tools[0].type'],
   ['a hosted tool_choice', { tool_choice: { type: 'web_search_preview' } }, 'tool_choice.type'],
   ['an item of a hosted tool', { input: [{ type: 'computer_call_output', call_id: 'c', output: {} }] }, 'input[0].type'],
   ['a file part', { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }, 'input[0].content[0].type'],
@@ -82,6 +82,29 @@ describe('request fields rxgate cannot honour', () => {
 
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ type: 'invalid_request_error', param, code: 'unsupported_parameter' });
+  });
+
+  it('leaves a hosted tool out of the offer by default, naming it in x-rxgate-ignored-tools, and refuses it under RXGATE_HOSTED_TOOLS=refuse', async () => {
+    await start();
+    const tools = [
+      { type: 'web_search' },
+      { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {} } },
+      { type: 'file_search' },
+    ];
+    const ignored = await fetch(`${app!.url}/v1/responses`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'rxgate-agent', input: 'hi', tools }),
+    });
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers.get('x-rxgate-ignored-tools')).toBe('web_search,file_search');
+    expect(((await ignored.json()) as { tools: { type: string }[] }).tools.map((tool) => tool.type)).toEqual(['function']);
+
+    await app!.close();
+    app = await startApp(createOfflineAgent({ delayMs: 0 }), { hostedTools: 'refuse' });
+    const { status, body } = await post('/v1/responses', { model: 'rxgate-agent', input: 'hi', tools });
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ param: 'tools[0].type', code: 'unsupported_parameter' });
+    expect(body.error!.message).toContain('web_search');
   });
 
   it('raises the refusal as the openai SDK BadRequestError, with the param', async () => {
