@@ -174,7 +174,7 @@ function toEcho(parsed: Parsed, tools: readonly ResponseTool[]): ResponseEcho {
  * every OpenAI-compatible server reads), `temperature`, `top_p`, `reasoning.effort`, `text.verbosity`
  * and `user` go to the model as Chat Completions options.
  */
-export function parseResponseRequest(body: unknown, hostedTools: HostedToolsPolicy = 'ignore'): ResponseRequest {
+export function parseResponseRequest(body: unknown, hostedTools: HostedToolsPolicy): ResponseRequest {
   assertObjectBody(body);
   refuseUnsupported(body);
   refuseUnplacedTools(body.tools, hostedTools);
