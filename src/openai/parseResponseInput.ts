@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { executedToolItems } from './executedToolCalls.js';
 import { MAX_MESSAGES, MAX_PARTS, MAX_TEXT_CHARS } from './limits.js';
 import { RequestError } from '../errors/RequestError.js';
 import { invalidRequest } from '../errors/invalidRequest.js';
@@ -53,7 +54,7 @@ const approvalResponse = z.object({
 const itemReference = z.object({ type: z.literal('item_reference'), id: z.string({ error: 'id must be a string' }).min(1).max(256) });
 
 /**
- * An input item rxgate accepts: a message, a client tool call (a function's or a custom tool's) and its output, a person's answer to
+ * An input item rxgate accepts: a message, a client tool call (a function's, a custom tool's, a client-executed tool's) and its output, a person's answer to
  * an approval request, a reference to an earlier item, or an item that tells the model nothing new
  * (the reasoning of an earlier answer, a call of the agent's own tools or a request for approval,
  * which clients send back with the history).
@@ -66,6 +67,7 @@ const item = z.discriminatedUnion(
     functionCallOutput,
     customToolCall,
     customToolCallOutput,
+    ...executedToolItems,
     itemReference,
     approvalResponse,
     z.object({ type: z.literal('reasoning') }),
@@ -74,7 +76,7 @@ const item = z.discriminatedUnion(
   ],
   {
     error:
-      'an input item must have type message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, mcp_approval_response, item_reference or reasoning',
+      'an input item must have type message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, local_shell_call, local_shell_call_output, shell_call, shell_call_output, apply_patch_call, apply_patch_call_output, mcp_approval_response, item_reference or reasoning',
   },
 );
 
@@ -91,12 +93,6 @@ const REFUSED_ITEM_TYPES = new Set([
   'file_search_call',
   'image_generation_call',
   'code_interpreter_call',
-  'local_shell_call',
-  'local_shell_call_output',
-  'shell_call',
-  'shell_call_output',
-  'apply_patch_call',
-  'apply_patch_call_output',
   'mcp_list_tools',
   'tool_search_call',
   'tool_search_output',

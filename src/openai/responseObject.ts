@@ -1,4 +1,6 @@
 /** The wire shapes of the OpenAI Responses API that rxgate produces. */
+import type { ExecutedCallItem, ExecutedToolType } from './executedToolCalls.js';
+
 export type ResponseStatus = 'queued' | 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 /** A tool call the agent ran can also have failed. */
@@ -98,7 +100,8 @@ export interface McpApprovalRequestItem {
   readonly arguments: string;
 }
 
-export type OutputItem = MessageItem | FunctionCallItem | CustomToolCallItem | McpCallItem | ReasoningItem | McpApprovalRequestItem;
+export type OutputItem =
+  MessageItem | FunctionCallItem | CustomToolCallItem | ExecutedCallItem | McpCallItem | ReasoningItem | McpApprovalRequestItem;
 
 /** A client's function tool in the Responses API's shape. */
 export interface ResponseFunctionTool {
@@ -126,8 +129,13 @@ export interface ResponseNamespaceTool {
   readonly tools: readonly (ResponseFunctionTool | ResponseCustomTool)[];
 }
 
+/** One of the tools the client executes whose calls are items of their own (`local_shell_call`, ...). */
+export interface ResponseExecutedTool {
+  readonly type: ExecutedToolType;
+}
+
 /** A tool of the client's that rxgate offers the model: the client runs its calls. */
-export type ResponseTool = ResponseFunctionTool | ResponseCustomTool | ResponseNamespaceTool;
+export type ResponseTool = ResponseFunctionTool | ResponseCustomTool | ResponseNamespaceTool | ResponseExecutedTool;
 
 export type ResponseToolChoice =
   'auto' | 'none' | 'required' | { readonly type: 'function'; readonly name: string } | { readonly type: 'custom'; readonly name: string };

@@ -1,5 +1,6 @@
 import type { ChatMessage, ContentPart, ToolCall } from '../agent/agent.js';
 import { customArguments } from './customToolArguments.js';
+import { answeredCallId, executedCallArguments, executedOutputText, executedToolOf } from './executedToolCalls.js';
 import type { InputItem, MessageInput } from './parseResponseInput.js';
 
 /** An input item and the index of the `input` entry it came from (a reference's, for what it resolved to). */
@@ -35,7 +36,7 @@ const textOf = (content: MessageInput['content']): string =>
 /**
  * Input items as the chat messages an upstream reads. Assistant text and the `function_call` and
  * `custom_tool_call` items after it become one assistant message with `tool_calls` (a custom tool's
- * as a call of the function standing in for it); a call's output a `tool` message; reasoning and the agent's own tool calls nothing (the model gets the answer that
+ * and a client-executed tool's as a call of the function standing in for it); a call's output a `tool` message; reasoning and the agent's own tool calls nothing (the model gets the answer that
  * followed them, as in a stored conversation). Assistant text goes as plain text, which every
  * upstream accepts.
  */
@@ -74,6 +75,22 @@ export function toChatMessages(items: readonly SourcedItem[]): ChatConversation 
           type: 'function',
           function: { name: item.name, arguments: customArguments(item.input) },
         });
+        break;
+      case 'local_shell_call':
+      case 'shell_call':
+      case 'apply_patch_call':
+        assistant ??= { content: null, toolCalls: [], source };
+        assistant.toolCalls.push({
+          id: item.call_id,
+          type: 'function',
+          function: { name: executedToolOf(item), arguments: executedCallArguments(item) },
+        });
+        break;
+      case 'local_shell_call_output':
+      case 'shell_call_output':
+      case 'apply_patch_call_output':
+        flush();
+        push({ role: 'tool', tool_call_id: answeredCallId(item), content: executedOutputText(item) }, source);
         break;
       case 'function_call_output':
       case 'custom_tool_call_output':

@@ -6,6 +6,13 @@ import { toResponseError } from './toResponseError.js';
 import { clientCallKinds, type ClientCallKind } from './clientCallKinds.js';
 import { customArguments, customInput } from '../openai/customToolArguments.js';
 import {
+  executedCallArguments,
+  executedToolOf,
+  toExecutedCall,
+  type ExecutedCallItem,
+  type ExecutedToolType,
+} from '../openai/executedToolCalls.js';
+import {
   DEFAULT_ECHO,
   SERVER_LABEL,
   type CustomToolCallItem,
@@ -25,6 +32,16 @@ import {
 
 type Fields = Record<string, unknown>;
 
+/** A call of a client-executed tool while its arguments stream: its item is built from them when it closes. */
+interface HeldCall {
+  readonly callId: string;
+  readonly tool: ExecutedToolType;
+  arguments: string;
+}
+
+/** The id prefix of each client-executed tool's call items. */
+const EXECUTED_ID_PREFIX: Readonly<Record<ExecutedToolType, string>> = { local_shell: 'lsh', shell: 'sh', apply_patch: 'apc' };
+
 /** The finishes that leave a response `incomplete`, and the `incomplete_details.reason` OpenAI gives each. */
 const INCOMPLETE_REASONS: ReadonlyMap<FinishReason | undefined, string> = new Map([
   ['length', 'max_output_tokens'],
@@ -42,7 +59,9 @@ const INCOMPLETE_REASONS: ReadonlyMap<FinishReason | undefined, string> = new Ma
  * on its side: the SDKs show it without taking it for a call the client must answer. A call of a
  * client tool is a `function_call` item, which the client answers with a `function_call_output`
  * (with the `namespace` of the tool group it belongs to, if any); a call of a `custom` tool is a
- * `custom_tool_call` item whose `input` is the text the model gave the function standing in for it.
+ * `custom_tool_call` item whose `input` is the text the model gave the function standing in for it;
+ * a call of a client-executed tool (`shell`, `local_shell`, `apply_patch`) is that tool's own call
+ * item, built from the function's arguments when the call is whole (added and done together).
  * A call that waits for a person's approval is an `mcp_approval_request` item (its id `mcpr_<call id>`),
  * which the client answers with an `mcp_approval_response`.
  */
@@ -56,6 +75,8 @@ export class ResponseDraft {
   readonly #callKinds: ReadonlyMap<string, ClientCallKind>;
   /** The arguments of the open custom tool calls so far, by output index: their input is known when they close. */
   readonly #customArguments = new Map<number, string>();
+  /** The open calls of client-executed tools, by client call index: their items are added when they close. */
+  readonly #heldCalls = new Map<number, HeldCall>();
   /** The agent's own calls, by call id -> output index. */
   readonly #serverCalls = new Map<string, number>();
   /** The calls that wait for a person's answer, as the assistant message of the conversation carries them. */
@@ -93,6 +114,9 @@ export class ResponseDraft {
         return [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }];
       if (item.type === 'custom_tool_call') {
         return [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: customArguments(item.input) } }];
+      }
+      if (item.type === 'local_shell_call' || item.type === 'shell_call' || item.type === 'apply_patch_call') {
+        return [{ id: item.call_id, type: 'function', function: { name: executedToolOf(item), arguments: executedCallArguments(item) } }];
       }
       return [];
     });
@@ -380,31 +404,41 @@ export class ResponseDraft {
   #clientCall(delta: AgentEventOf<'tool_call_delta'>): ResponseStreamEvent[] {
     const events: ResponseStreamEvent[] = [];
     let index = this.#openCalls.get(delta.index);
-    if (index === undefined) {
+    let held = this.#heldCalls.get(delta.index);
+    if (index === undefined && held === undefined) {
       // Calls come one after the other (sequenceToolCalls): a new one means the previous one is whole.
       if (delta.id === undefined) return [];
       events.push(...this.#close(), ...this.#closeCalls('completed'));
-      const added = this.#add(this.#newCall(delta.id, delta.name ?? ''));
-      index = added.output_index;
-      this.#openCalls.set(delta.index, index);
-      events.push(this.event('response.output_item.added', added));
+      const kind = this.#callKinds.get(delta.name ?? '');
+      if (kind && kind.item !== 'function' && kind.item !== 'custom') {
+        held = { callId: delta.id, tool: kind.item, arguments: '' };
+        this.#heldCalls.set(delta.index, held);
+      } else {
+        const added = this.#add(this.#newCall(delta.id, delta.name ?? '', kind));
+        index = added.output_index;
+        this.#openCalls.set(delta.index, index);
+        events.push(this.event('response.output_item.added', added));
+      }
     }
     if (delta.arguments === '') return events;
-    const custom = this.#customArguments.get(index);
-    if (custom !== undefined) {
-      this.#customArguments.set(index, custom + delta.arguments);
+    if (held) {
+      held.arguments += delta.arguments;
       return events;
     }
-    const call = this.#items[index] as FunctionCallItem;
-    this.#items[index] = { ...call, arguments: call.arguments + delta.arguments };
+    const custom = this.#customArguments.get(index!);
+    if (custom !== undefined) {
+      this.#customArguments.set(index!, custom + delta.arguments);
+      return events;
+    }
+    const call = this.#items[index!] as FunctionCallItem;
+    this.#items[index!] = { ...call, arguments: call.arguments + delta.arguments };
     events.push(this.event('response.function_call_arguments.delta', { item_id: call.id, output_index: index, delta: delta.arguments }));
     return events;
   }
 
-  #newCall(callId: string, name: string): FunctionCallItem | CustomToolCallItem {
-    const kind = this.#callKinds.get(name);
+  #newCall(callId: string, name: string, kind: ClientCallKind | undefined): FunctionCallItem | CustomToolCallItem {
     const namespace = kind?.namespace === undefined ? {} : { namespace: kind.namespace };
-    if (!kind?.custom) {
+    if (kind?.item !== 'custom') {
       return { id: this.#newId('fc'), type: 'function_call', status: 'in_progress', call_id: callId, name, arguments: '', ...namespace };
     }
     this.#customArguments.set(this.#items.length, '');
@@ -414,6 +448,40 @@ export class ResponseDraft {
   #closeCalls(status: ItemStatus): ResponseStreamEvent[] {
     const indexes = [...this.#openCalls.values()];
     this.#openCalls.clear();
+    const held = [...this.#heldCalls.values()];
+    this.#heldCalls.clear();
+    return [...this.#closeOpenCalls(indexes, status), ...held.flatMap((call) => this.#addExecutedCall(call, status))];
+  }
+
+  /**
+   * A client-executed tool's call, whole: its own item when the model's arguments describe one,
+   * else the `function_call` the model made (so that nothing it wrote is lost), added and done.
+   */
+  #addExecutedCall(call: HeldCall, status: ItemStatus): ResponseStreamEvent[] {
+    const base = { call_id: call.callId, status };
+    const item: ExecutedCallItem | FunctionCallItem = toExecutedCall(
+      call.tool,
+      { ...base, id: this.#newId(EXECUTED_ID_PREFIX[call.tool]) },
+      call.arguments,
+    ) ?? { ...base, id: this.#newId('fc'), type: 'function_call', name: call.tool, arguments: call.arguments };
+    const { output_index } = this.#add(item);
+    const where = { item_id: item.id, output_index };
+    return [
+      this.event('response.output_item.added', {
+        output_index,
+        item: { ...item, status: 'in_progress', ...(item.type === 'function_call' ? { arguments: '' } : {}) },
+      }),
+      ...(item.type === 'function_call'
+        ? [
+            ...(item.arguments === '' ? [] : [this.event('response.function_call_arguments.delta', { ...where, delta: item.arguments })]),
+            this.event('response.function_call_arguments.done', { ...where, name: item.name, arguments: item.arguments }),
+          ]
+        : []),
+      this.event('response.output_item.done', { output_index, item }),
+    ];
+  }
+
+  #closeOpenCalls(indexes: readonly number[], status: ItemStatus): ResponseStreamEvent[] {
     return indexes.flatMap((index) => {
       const open = this.#items[index] as FunctionCallItem | CustomToolCallItem;
       const where = { item_id: open.id, output_index: index };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ClientTool } from '../agent/agent.js';
 import { boundSchema } from '../openai/boundSchema.js';
+import { EXECUTED_TOOL_TYPES, executedToolOffer, isExecutedToolType, type ExecutedToolType } from '../openai/executedToolCalls.js';
 import { MAX_TEXT_CHARS } from '../openai/limits.js';
 import { definedFields, functionName, jsonSchema } from '../openai/modelOptionFields.js';
 import type { ResponseCustomTool, ResponseFunctionTool, ResponseTool } from '../openai/responseObject.js';
@@ -26,9 +27,6 @@ const HOSTED_TOOLS = [
   'mcp',
 ] as const;
 const HOSTED_TOOL_TYPES: ReadonlySet<string> = new Set(HOSTED_TOOLS);
-
-/** Tools the client runs whose calls have their own item types, which rxgate does not make yet. */
-const CLIENT_ITEM_TOOL_TYPES: ReadonlySet<string> = new Set(['local_shell', 'shell', 'apply_patch']);
 
 const description = z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS);
 const strict = z.boolean({ error: 'strict must be a boolean' }).nullable().optional();
@@ -73,16 +71,23 @@ const namespaceTool = z.object({
     .max(128, 'more than 128 tools in a namespace'),
 });
 const hostedTool = z.object({ type: z.enum(HOSTED_TOOLS) });
+/** Where a `shell` tool's commands run (`environment`) is the client's business: rxgate passes the calls on. */
+const executedTool = z.object({ type: z.enum(EXECUTED_TOOL_TYPES) });
 
 /** `tools` of a Responses request: every entry one of the client's tools or a hosted one. */
 export const responseToolsSchema = z
-  .array(z.discriminatedUnion('type', [functionTool, customTool, namespaceTool, hostedTool], { error: 'a tool must have a known type' }), {
-    error: 'tools must be an array of tools',
-  })
+  .array(
+    z.discriminatedUnion('type', [functionTool, customTool, namespaceTool, executedTool, hostedTool], {
+      error: 'a tool must have a known type',
+    }),
+    {
+      error: 'tools must be an array of tools',
+    },
+  )
   .max(128, 'more than 128 tools');
 
 type ParsedTool = z.output<typeof responseToolsSchema>[number];
-type OfferedTool = Extract<ParsedTool, { type: 'function' | 'custom' }>;
+type OfferedTool = Extract<ParsedTool, { type: 'function' | 'custom' | ExecutedToolType }>;
 
 export interface ResponseTools {
   /** What the model is offered, in the Chat Completions shape the agent takes: one function per tool, namespaces' members flat. */
@@ -108,6 +113,7 @@ function customDescription(tool: ResponseCustomTool): string | undefined {
 }
 
 function toClientTool(tool: OfferedTool): ClientTool {
+  if (tool.type !== 'function' && tool.type !== 'custom') return executedToolOffer(tool.type);
   if (tool.type === 'custom') {
     return {
       type: 'function',
@@ -122,7 +128,7 @@ function toClientTool(tool: OfferedTool): ClientTool {
   return { type: 'function', function: definedFields({ name, description, parameters, strict }) as ClientTool['function'] };
 }
 
-function toEchoTool(tool: OfferedTool): ResponseFunctionTool | ResponseCustomTool {
+function toEchoTool(tool: Extract<OfferedTool, { type: 'function' | 'custom' }>): ResponseFunctionTool | ResponseCustomTool {
   if (tool.type === 'custom')
     return definedFields({ type: 'custom', name: tool.name, description: tool.description, format: tool.format }) as ResponseCustomTool;
   const { name, description, parameters, strict } = tool;
@@ -135,19 +141,12 @@ function toEchoTool(tool: OfferedTool): ResponseFunctionTool | ResponseCustomToo
   };
 }
 
-/**
- * Refuses, before parsing, a tool type rxgate cannot place: the client-executed tools with item
- * types of their own, and (under `refuse`) the hosted ones.
- */
+/** Refuses, before parsing, the hosted tools under `RXGATE_HOSTED_TOOLS=refuse`. */
 export function refuseUnplacedTools(tools: unknown, hostedTools: HostedToolsPolicy): void {
-  if (!Array.isArray(tools)) return;
+  if (!Array.isArray(tools) || hostedTools !== 'refuse') return;
   for (const [index, tool] of tools.entries()) {
     const type = typeof tool === 'object' && tool !== null ? (tool as { type?: unknown }).type : undefined;
-    if (typeof type !== 'string') continue;
-    if (CLIENT_ITEM_TOOL_TYPES.has(type)) {
-      throw unsupportedParameter(`tools[${index}].type`, `rxgate does not make '${type}' calls yet; offer it as a function tool`);
-    }
-    if (hostedTools === 'refuse' && HOSTED_TOOL_TYPES.has(type)) {
+    if (typeof type === 'string' && HOSTED_TOOL_TYPES.has(type)) {
       throw unsupportedParameter(
         `tools[${index}].type`,
         `rxgate cannot run the hosted tool '${type}' (RXGATE_HOSTED_TOOLS=refuse); leave it out, or have the operator set RXGATE_HOSTED_TOOLS=ignore`,
@@ -156,10 +155,13 @@ export function refuseUnplacedTools(tools: unknown, hostedTools: HostedToolsPoli
   }
 }
 
+/** The name the model calls a tool by: a client-executed tool's function is named after its type. */
+const offeredName = (tool: OfferedTool): string => ('name' in tool ? tool.name : tool.type);
+
 /**
- * The tools a Responses request sends, placed: function and custom tools and the members of
- * namespaces offered to the model under their own names (two with one name are a 400: a call could
- * not say which it is), hosted tools left out and listed.
+ * The tools a Responses request sends, placed: function and custom tools, the members of
+ * namespaces and the client-executed tools offered to the model under their own names (two with
+ * one name are a 400: a call could not say which it is), hosted tools left out and listed.
  */
 export function placeResponseTools(tools: readonly ParsedTool[]): ResponseTools {
   const offered: OfferedTool[] = [];
@@ -169,17 +171,20 @@ export function placeResponseTools(tools: readonly ParsedTool[]): ResponseTools 
     if (tool.type === 'namespace') {
       offered.push(...tool.tools);
       echo.push({ type: 'namespace', name: tool.name, description: tool.description, tools: tool.tools.map(toEchoTool) });
+    } else if (isExecutedToolType(tool.type)) {
+      offered.push(tool as OfferedTool);
+      echo.push({ type: tool.type });
     } else if (tool.type === 'function' || tool.type === 'custom') {
       offered.push(tool);
       echo.push(toEchoTool(tool));
     } else ignored.add(tool.type);
   }
   const names = new Set<string>();
-  for (const { name } of offered) {
+  for (const name of offered.map(offeredName)) {
     if (names.has(name)) {
       throw new RequestError(
         400,
-        `invalid 'tools': two tools are named '${name}' (a namespace's members count under their own names); rename one`,
+        `invalid 'tools': two tools are named '${name}' (a namespace's members count under their own names, a ${name} tool under its type); rename one`,
         'invalid_request_error',
         'tools',
         'invalid_value',

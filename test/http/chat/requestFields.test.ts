@@ -59,7 +59,6 @@ const RESPONSES_REFUSED: readonly [field: string, extra: Record<string, unknown>
   ['truncation auto without a conversation', { truncation: 'auto' }, 'truncation'],
   ['a stored prompt', { prompt: { id: 'pmpt_1' } }, 'prompt'],
   ['max_tool_calls', { max_tool_calls: 3 }, 'max_tool_calls'],
-  ['a client tool whose calls have an item type rxgate does not make', { tools: [{ type: 'local_shell' }] }, 'tools[0].type'],
   ['a hosted tool_choice', { tool_choice: { type: 'web_search_preview' } }, 'tool_choice.type'],
   ['an item of a hosted tool', { input: [{ type: 'computer_call_output', call_id: 'c', output: {} }] }, 'input[0].type'],
   ['a file part', { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }, 'input[0].content[0].type'],
