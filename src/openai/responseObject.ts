@@ -163,6 +163,8 @@ export interface ResponseEcho {
   readonly max_output_tokens: number | null;
   readonly reasoning: { readonly effort: string | null; readonly summary: string | null };
   readonly metadata: Readonly<Record<string, string>>;
+  /** What the client said of itself (Codex: its session, turn and installation), kept with the response when it sent any. */
+  readonly client_metadata?: Readonly<Record<string, string>>;
 }
 
 /** The echo of a request that asked for nothing in particular. */

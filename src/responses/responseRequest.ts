@@ -56,6 +56,9 @@ const textFormat = z.discriminatedUnion(
   { error: 'text.format must have type "text", "json_object" or "json_schema"' },
 );
 
+/** Codex sends its turn's metadata as one JSON string of about 800 characters. */
+const MAX_CLIENT_METADATA_VALUE = 8192;
+
 const conversationId = z.string({ error: 'conversation must be a conversation id or {"id": ...}' }).min(1).max(256);
 
 const responseRequestSchema = z.object({
@@ -85,6 +88,13 @@ const responseRequestSchema = z.object({
   top_p: modelOptionFields.top_p,
   user: modelOptionFields.user,
   metadata,
+  client_metadata: z
+    .record(z.string().max(128, 'a client_metadata key must be at most 128 characters'), z.string().max(MAX_CLIENT_METADATA_VALUE), {
+      error: 'client_metadata must be an object of strings',
+    })
+    .refine((pairs) => Object.keys(pairs).length <= 32, 'client_metadata may have at most 32 pairs')
+    .nullable()
+    .optional(),
   prompt_cache_key: z.string({ error: 'prompt_cache_key must be a string' }).max(1024).nullable().optional(),
   prompt_cache_retention: z
     .enum(['in_memory', '24h'], { error: 'prompt_cache_retention must be "in_memory" or "24h"' })
@@ -153,7 +163,7 @@ function toResponseFormat(format: ResponseTextFormat | null | undefined): Respon
 }
 
 function toEcho(parsed: Parsed, tools: readonly ResponseTool[]): ResponseEcho {
-  const { tool_choice, parallel_tool_calls, text, temperature, top_p, max_output_tokens, reasoning, metadata } = parsed;
+  const { tool_choice, parallel_tool_calls, text, temperature, top_p, max_output_tokens, reasoning, metadata, client_metadata } = parsed;
   return {
     tools,
     tool_choice: (tool_choice ?? 'auto') as ResponseToolChoice,
@@ -164,6 +174,7 @@ function toEcho(parsed: Parsed, tools: readonly ResponseTool[]): ResponseEcho {
     max_output_tokens: max_output_tokens ?? null,
     reasoning: { effort: reasoning?.effort ?? null, summary: reasoning?.summary ?? null },
     metadata: metadata ?? {},
+    ...(client_metadata ? { client_metadata } : {}),
   };
 }
 

@@ -168,6 +168,36 @@ describe('client function tools through the Responses API', () => {
     expect(response.output_text).toBe('{"city":"Oslo"}');
   });
 
+  it('takes the fields Codex sends: client_metadata kept on the stored response, prompt_cache_key forwarded, encrypted reasoning and summaries asked for', async () => {
+    const { upstream, gateway } = await gateways.start([answer('Done')]);
+    const client = clientFor(gateway.url);
+    const clientMetadata = { session_id: 's-1', 'x-codex-turn-metadata': JSON.stringify({ turn_id: 't-1', sandbox: 'seccomp' }) };
+    const created = await client.responses.create({
+      model: 'rxgate-agent',
+      input: [
+        { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Be brief' }] },
+        { role: 'user', content: 'Go' },
+      ],
+      include: ['reasoning.encrypted_content'],
+      reasoning: { summary: 'auto' },
+      prompt_cache_key: 's-1',
+      store: true,
+      // @ts-expect-error client_metadata is not in the pinned SDK's request type; Codex sends it.
+      client_metadata: clientMetadata,
+    });
+
+    expect(created).toMatchObject({ status: 'completed', reasoning: { summary: 'auto' }, client_metadata: clientMetadata });
+    expect(await client.responses.retrieve(created.id)).toMatchObject({ client_metadata: clientMetadata });
+    expect(upstream.requests[0]!.body).toMatchObject({
+      prompt_cache_key: 's-1',
+      messages: [
+        { role: 'developer', content: [{ type: 'text', text: 'Be brief' }] },
+        { role: 'user', content: 'Go' },
+      ],
+    });
+    expect(upstream.requests[0]!.body).not.toHaveProperty('client_metadata');
+  });
+
   it('maps text.format json_object to response_format json_object', async () => {
     const { upstream, gateway } = await gateways.start([answer('{}')]);
     await clientFor(gateway.url).responses.create({
