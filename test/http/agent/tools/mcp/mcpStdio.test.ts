@@ -140,6 +140,18 @@ describe('a real MCP server from npm (server-everything) mounted from a config f
     expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'The sum of 2 and 40 is 42.' });
   });
 
+  it('leaves out a tool its server says only an MCP task can call, with a warning naming it', async () => {
+    const log = captureLogger();
+    const mcp = mount({ everything: everythingEntry({ tools: ['echo', 'simulate-research-query'] }) }, log.logger);
+    await whenReady(mcp, 'everything');
+
+    expect(mcp.tools().map((tool) => tool.name)).toEqual(['everything__echo']);
+    expect(log.lines.find((line) => line.tool === 'simulate-research-query')).toMatchObject({
+      msg: 'mcp tool left out',
+      problem: expect.stringContaining('execution.taskSupport: "required"'),
+    });
+  });
+
   // Retried: the reference server's progress notifications arrive with a timing this machine sometimes misses (flaky on main too).
   // Its steps further apart than TOOL_PROGRESS_INTERVAL_MS, so that coalescing keeps each report.
   it('turns its progress notifications into tool_progress events', { retry: 2 }, async () => {
