@@ -1,5 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { realpathSync, watch, type FSWatcher } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Logger } from '../../logger.js';
 import { readKeysFile } from './keysFile.js';
 import { indexKeys, type KnownKeys } from './resolveKey.js';
@@ -15,13 +15,16 @@ export interface WatchedKeys {
 
 /**
  * Reads the keys file now (a bad one is a `ConfigError`: nothing starts) and again whenever it
- * changes. The directory is watched, not the file: editors and `rxgate keys` replace the file by
- * renaming, which a watch on the old file would not see. `extra` (the `RXGATE_API_KEY` entry)
- * joins every reading.
+ * may have changed. Folders are watched, not the file: editors and `rxgate keys` replace the file
+ * by renaming, which a watch on the old file would not see. Two folders: the path's own, where a
+ * Kubernetes secret's `..data` link is swapped (an event named `..data`, not the file's name, so
+ * any event there rereads), and the folder the path resolves to, re-resolved after each change,
+ * where a link's target is replaced. `extra` (the `RXGATE_API_KEY` entry) joins every reading.
  */
 export function watchKeysFile(path: string, logger: Logger, extra: KnownKeys = new Map()): WatchedKeys {
   const read = () => new Map([...indexKeys(readKeysFile(path)), ...extra]);
   let keys = read();
+  let target: FSWatcher | undefined;
   const reload = () => {
     try {
       keys = read();
@@ -29,18 +32,37 @@ export function watchKeysFile(path: string, logger: Logger, extra: KnownKeys = n
     } catch (error) {
       logger.error({ err: error }, 'keys file not reloaded; the keys read before stay in force');
     }
+    watchTarget();
   };
-  const name = basename(path);
-  let watcher: FSWatcher | undefined = watch(dirname(path), { persistent: false }, (_event, changed) => {
-    if (changed === null || changed === name) reload();
-  });
-  watcher.on('error', (error) => logger.error({ err: error }, 'keys file no longer watched; send SIGHUP to reload it'));
+  const watchFolder = (folder: string) => {
+    const watcher = watch(folder, { persistent: false }, reload);
+    watcher.on('error', (error) =>
+      logger.error({ err: error, folder }, 'keys folder no longer watched; send SIGHUP to reload the keys file'),
+    );
+    return watcher;
+  };
+  let targetFolder: string | undefined;
+  const watchTarget = () => {
+    let folder: string;
+    try {
+      folder = dirname(realpathSync(path));
+    } catch {
+      return; // Mid-swap: the next event resolves it again.
+    }
+    if (folder === dirname(path) || folder === targetFolder || own === undefined) return;
+    target?.close();
+    targetFolder = folder;
+    target = watchFolder(folder);
+  };
+  let own: FSWatcher | undefined = watchFolder(dirname(path));
+  watchTarget();
   return {
     current: () => keys,
     reload,
     close: () => {
-      watcher?.close();
-      watcher = undefined;
+      own?.close();
+      target?.close();
+      own = target = undefined;
     },
   };
 }
