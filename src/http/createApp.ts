@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type Express, type RequestHandler } from 'express';
 import { exhaustMap } from 'rxjs';
 import type { Agent } from '../agent/agent.js';
@@ -56,6 +58,9 @@ import { anthropicDialect } from './anthropicDialect.js';
 import { conversationsApi } from '../conversations/conversationsApi.js';
 import { jobsApi } from '../jobs/jobsApi.js';
 import { responsesApi } from '../responses/responsesApi.js';
+import { ResponsesSockets } from '../responses/socket/ResponsesSockets.js';
+import { admitSocketRun } from './keys/admitSocketRun.js';
+import { answerUpgrades } from './upgrades.js';
 import { runsApi } from '../runs/runsApi.js';
 import { operatorsPerApi } from './pipelineOperators.js';
 import { expressBorn, type RequestClasses } from './express/expressBorn.js';
@@ -75,6 +80,10 @@ export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'max
       | 'idempotencyTtlMs'
       | 'allowedHosts'
       | 'hostedTools'
+      | 'ws'
+      | 'wsMaxConnections'
+      | 'wsMaxAgeMs'
+      | 'wsMaxCachedResponses'
     >
   >;
 
@@ -136,6 +145,10 @@ export interface RxgateApp {
   readonly jobScheduler: JobScheduler;
   /** Resolves, with how many, once what a dead process left in flight is marked failed; `startServer` listens after it. */
   readonly recovered: Promise<number>;
+  /** The `'upgrade'` listener of the server that listens with `app`: the Responses API over WebSocket (`answerUpgrades`). */
+  readonly upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** The open WebSocket connections; `close()` them on shutdown, once the responses in flight were ended. */
+  readonly sockets: Pick<ResponsesSockets, 'close'>;
 }
 
 /** Marks what a dead process left in flight as failed; a store that fails here is reported, and readiness says so. */
@@ -276,9 +289,19 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   v1.get('/models', mount(modelsRoute(models, startedAt)));
   v1.get('/models/*id', mount(retrieveModelRoute(models, startedAt)));
   const api = { router: v1, mount, knownModel };
+  const responses = { ...stored, operators: perApi.responses };
+  const sockets = new ResponsesSockets(
+    {
+      ...responses,
+      maxCachedResponses: config.wsMaxCachedResponses ?? DEFAULTS.wsMaxCachedResponses,
+      maxAgeMs: config.wsMaxAgeMs ?? DEFAULTS.wsMaxAgeMs,
+      admit: admitSocketRun(models, keys ? { limits: keyLimits, metrics } : undefined),
+    },
+    { maxConnections: config.wsMaxConnections ?? DEFAULTS.wsMaxConnections, maxMessageBytes: config.maxBodyBytes },
+  );
   const hotRoutes = [
     ...chatApi(api, { ...stored, operators: perApi.chat }),
-    ...responsesApi(api, { ...stored, operators: perApi.responses }),
+    ...responsesApi(api, responses, sockets),
     ...messagesApi(api, { ...serving, operators: perApi.messages }),
   ];
   conversationsApi(api, stored);
@@ -311,5 +334,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     detachedRuns: detached,
     jobScheduler,
     recovered,
+    upgrade: answerUpgrades(app, (config.ws ?? DEFAULTS.ws) === 'on'),
+    sockets,
   };
 }

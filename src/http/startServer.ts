@@ -89,7 +89,7 @@ export async function startServer({
     ? watchKeysFile(config.keysFile, logger, config.apiKey ? apiKeyAsKeys(config.apiKey) : undefined)
     : undefined;
   const keys = watched && (() => watched.current());
-  const { app, requestClasses, activeRuns, jobScheduler, overload, recovered } = createApp({
+  const { app, requestClasses, activeRuns, jobScheduler, overload, recovered, upgrade, sockets } = createApp({
     agent,
     config,
     logger,
@@ -116,6 +116,7 @@ export async function startServer({
   );
   // What Node refuses itself (bad framing, oversized headers, timeouts) still gets the OpenAI envelope.
   server.on('clientError', answerClientError);
+  server.on('upgrade', upgrade);
   server.listen(config.port, config.host);
   await once(server, 'listening');
   overload.start();
@@ -140,6 +141,8 @@ export async function startServer({
       logger.info({ activeRuns: activeRuns.size, graceMs }, 'shutting down');
       await Promise.race([activeRuns.settled(), delay(graceMs)]);
       await activeRuns.stopAll(InterruptReason.shuttingDown);
+      // Upgraded sockets are no longer the server's to close, and it waits for them.
+      sockets.close();
       server.closeIdleConnections();
       await Promise.race([closed, delay(1000).then(() => server.closeAllConnections())]);
       await agent.close?.();

@@ -12,7 +12,8 @@ export interface SsePipelineOptions<In, Out> {
   readonly clientClose$: Observable<unknown>;
   /** Told why the run ends when the writer gives up on the client. */
   readonly cancellation: Cancellation;
-  readonly keepaliveMs: number;
+  /** How long the stream may stay quiet before a keepalive frame goes out. Default: never (a WebSocket keeps itself alive with pings). */
+  readonly keepaliveMs?: number;
   /** See `writeTo`. Default 1 MiB. */
   readonly maxBufferedBytes?: number;
   /** User operators over the source's values, before the encoder. */
@@ -57,7 +58,7 @@ export function ssePipeline<In, Out>(
     options.chunks ?? identity,
     toFrames(protocol.frame, protocol.isFailure, options.onFailure),
     protocol.end ?? identity,
-    keepalive(options.keepaliveMs, scheduler, protocol.keepaliveFrame),
+    options.keepaliveMs === undefined ? identity : keepalive(options.keepaliveMs, scheduler, protocol.keepaliveFrame),
     writeTo(options.sink, {
       cancellation,
       maxBufferedBytes: options.maxBufferedBytes,

@@ -23,6 +23,12 @@ export interface ResponseTurn {
   readonly input: readonly ChatMessage[];
   /** Stores the response with this turn (its input and the answer so far), when `store` is on; a settled one also applies retention. */
   save(response: ResponseObject): Promise<void>;
+  /**
+   * The conversation as this turn leaves it: what it continued, its input, the outcomes of the calls
+   * it resumed and the answer so far (none while it is empty, as after `generate: false`). What a
+   * WebSocket connection remembers for a `previous_response_id` naming this response.
+   */
+  conversation(): readonly ChatMessage[];
 }
 
 export interface ResponseTurnOptions {
@@ -87,6 +93,12 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
   });
   const draft = new ResponseDraft(meta);
   const system: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];
+  const resumedOutcomes = () =>
+    resume.resumed.map((call): ChatMessage => ({
+      role: 'tool',
+      tool_call_id: call.id,
+      content: draft.outcomeOf(call.id) ?? 'Error: no result',
+    }));
   return {
     owner: options.principal.id,
     draft,
@@ -103,19 +115,21 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
     },
     save: async (response) => {
       if (!request.store) return;
-      const toolCalls = draft.toolCalls;
-      const text = draft.answerText;
-      const answer: ChatMessage =
-        toolCalls.length > 0
-          ? { role: 'assistant', content: text === '' ? null : text, tool_calls: toolCalls }
-          : { role: 'assistant', content: text };
-      const resumed = resume.resumed.map((call): ChatMessage => ({
-        role: 'tool',
-        tool_call_id: call.id,
-        content: draft.outcomeOf(call.id) ?? 'Error: no result',
-      }));
-      await store.responses.save(response, [...input, ...resumed, answer], options.principal.id);
+      await store.responses.save(response, [...input, ...resumedOutcomes(), answerOf(draft)], options.principal.id);
       if (response.status !== 'in_progress' && response.status !== 'queued') await store.enforceRetention();
     },
+    conversation: () => {
+      const answered = draft.answerText !== '' || draft.toolCalls.length > 0;
+      return [...history, ...input, ...resumedOutcomes(), ...(answered ? [answerOf(draft)] : [])];
+    },
   };
+}
+
+/** The assistant message of the answer so far: its text and the client tool calls (and calls waiting for approval) it made. */
+function answerOf(draft: ResponseDraft): ChatMessage {
+  const toolCalls = draft.toolCalls;
+  const text = draft.answerText;
+  return toolCalls.length > 0
+    ? { role: 'assistant', content: text === '' ? null : text, tool_calls: toolCalls }
+    : { role: 'assistant', content: text };
 }

@@ -23,9 +23,14 @@ export async function startApp(
 ): Promise<TestApp> {
   // Never shed: a test on a busy machine must not get 503 `overloaded` for a slow turn of its loop (test/http/serving/overload.test.ts asks for it).
   const config = { ...loadConfig({}), maxEventLoopDelayMs: 0, ...overrides };
-  const { app, requestClasses, activeRuns, overload, store, jobScheduler, recovered } = createApp({ ...options, agent, config });
+  const { app, requestClasses, activeRuns, overload, store, jobScheduler, recovered, upgrade, sockets } = createApp({
+    ...options,
+    agent,
+    config,
+  });
   await recovered;
   const server = createServer({ ...requestClasses }, app);
+  server.on('upgrade', upgrade);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   overload.start();
@@ -38,6 +43,7 @@ export async function startApp(
     close: async () => {
       jobScheduler.stop();
       overload.stop();
+      sockets.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

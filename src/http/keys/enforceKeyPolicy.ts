@@ -1,11 +1,8 @@
 import type { RequestHandler } from 'express';
-import { KeyLimitError } from '../../errors/KeyLimitError.js';
-import { modelNotFound } from '../../errors/modelNotFound.js';
 import type { Metrics } from '../../metrics/createMetrics.js';
 import { localsOf } from '../../serving/requestLocals.js';
-import { mayUseModel } from '../../principal.js';
-import type { KeyLimits } from '../../store/KeyLimits.js';
-import { takeStreamSlot } from './takeStreamSlot.js';
+import type { KeyLimits, ReleaseSlot } from '../../store/KeyLimits.js';
+import { admitRequest, admitRun, takeRunSlot } from './admitRun.js';
 
 /** The routes that run the agent: each holds one of its key's stream slots while it answers. */
 const AGENT_ROUTES = new Set(['/chat/completions', '/responses', '/runs']);
@@ -25,20 +22,14 @@ const routed = (path: string): string => path.toLowerCase().replace(/\/+$/, '');
 export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultModel: string): RequestHandler {
   return async (req, res, next) => {
     const locals = localsOf(res);
-    const { id, policy = {} } = locals.principal;
-    metrics.keyRequests.inc({ key: id });
-    if (policy.rpm !== undefined) {
-      const waitMs = await limits.admit(id, policy.rpm);
-      if (waitMs > 0) throw new KeyLimitError(id, 'rpm', policy.rpm, Math.ceil(waitMs / 1000));
-    }
+    await admitRequest(limits, metrics, locals.principal);
     if (req.method !== 'POST') return next();
+    let release: ReleaseSlot;
     if (AGENT_ROUTES.has(routed(req.path))) {
       const asked = (req.body as { model?: unknown } | undefined)?.model;
-      const model = typeof asked === 'string' ? asked : defaultModel;
-      if (!mayUseModel(locals.principal, model)) throw modelNotFound(model);
-    } else if (!RUN_JOB_NOW.test(routed(`${req.baseUrl}${req.path}`))) return next();
-    const release = await takeStreamSlot(limits, metrics, locals.principal);
-    if (!release) throw new KeyLimitError(id, 'maxStreams', policy.maxStreams!, 1);
+      release = await admitRun(limits, metrics, locals.principal, typeof asked === 'string' ? asked : defaultModel);
+    } else if (RUN_JOB_NOW.test(routed(`${req.baseUrl}${req.path}`))) release = await takeRunSlot(limits, metrics, locals.principal);
+    else return next();
     let kept: Promise<void> | undefined;
     locals.keepSlotUntil = (ended) => (kept = ended);
     res.once('close', () => {
