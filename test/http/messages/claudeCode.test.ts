@@ -5,28 +5,19 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answer, endlessAnswer, toolCalls, type UpstreamScript } from '../../support/scriptedUpstream.js';
-import { useLlmGateway } from '../../support/startLlmGateway.js';
+import { answer, toolCalls, type UpstreamScript } from '../../support/scriptedUpstream.js';
+import { useRecordingGateway } from '../../support/recordingGateway.js';
 
 /** Claude Code's native binary, from its platform package (its wrapper's postinstall, which copies it, does not run here). */
 const CLAUDE = createRequire(import.meta.url).resolve(`@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`);
 
-const gateways = useLlmGateway();
+const gateways = useRecordingGateway();
 const homes: string[] = [];
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
-
-/** What reached rxgate: each request's method and URL. */
-async function gatewayFor(scripts: readonly UpstreamScript[]) {
-  const { upstream, gateway } = await gateways.start(scripts);
-  const received: string[] = [];
-  // Heard after Express, which has by then cut its mount path off `url`.
-  gateway.server.on('request', (req: { method: string; originalUrl: string }) => received.push(`${req.method} ${req.originalUrl}`));
-  return { upstream, gateway, received };
-}
 
 /** `claude <args>` against rxgate, unmodified: a temporary HOME, no traffic but rxgate's. */
 function claude(gatewayUrl: string, args: readonly string[]) {
@@ -53,7 +44,7 @@ function claude(gatewayUrl: string, args: readonly string[]) {
 
 describe('Claude Code, unmodified, against rxgate', () => {
   it('answers a plain prompt through one POST /v1/messages?beta=true, with its system role message kept as a system message', async () => {
-    const { upstream, gateway, received } = await gatewayFor([answer('Hello from rxgate')]);
+    const { upstream, gateway, received } = await gateways.start([answer('Hello from rxgate')]);
     const { code, output } = await claude(gateway.url, ['-p', 'Say hello']).exited;
 
     expect({ code, output: output.trim() }).toEqual({ code: 0, output: 'Hello from rxgate' });
@@ -69,7 +60,7 @@ describe('Claude Code, unmodified, against rxgate', () => {
       name: 'Bash',
       fragments: ['{"command":"echo rxgate-$((6*7))",', '"description":"Print a number"}'],
     });
-    const { upstream, gateway } = await gatewayFor([bash, answer('The shell said 42')]);
+    const { upstream, gateway } = await gateways.start([bash, answer('The shell said 42')]);
     const { code, output } = await claude(gateway.url, ['-p', 'Run the command', '--allowedTools', 'Bash']).exited;
 
     expect({ code, output: output.trim() }).toEqual({ code: 0, output: 'The shell said 42' });
@@ -80,7 +71,7 @@ describe('Claude Code, unmodified, against rxgate', () => {
   }, 60_000);
 
   it('shows real counts in /context, from count_tokens, without calling the upstream', async () => {
-    const { upstream, gateway, received } = await gatewayFor([answer('unused')]);
+    const { upstream, gateway, received } = await gateways.start([answer('unused')]);
     const { code, output } = await claude(gateway.url, ['-p', '/context']).exited;
 
     expect(code).toBe(0);
@@ -92,14 +83,9 @@ describe('Claude Code, unmodified, against rxgate', () => {
   }, 60_000);
 
   it('closes the upstream request when it is stopped mid-answer (SIGINT)', async () => {
-    const { upstream, gateway } = await gatewayFor([endlessAnswer('more ')]);
-    const { child, exited } = claude(gateway.url, ['-p', 'Write forever']);
-    const request = await upstream.request(0);
-    child.kill('SIGINT');
-    const closed = await request.closed;
-    await exited;
+    const { closed, requests } = await gateways.interruptMidAnswer((url) => claude(url, ['-p', 'Write forever']));
 
     expect(closed.finished).toBe(false);
-    expect(upstream.requests).toHaveLength(1);
+    expect(requests).toBe(1);
   }, 60_000);
 });

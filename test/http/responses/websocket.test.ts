@@ -103,11 +103,14 @@ describe('the Responses API over WebSocket', () => {
     expect(warm.map((event) => event.type)).toEqual(['response.created', 'response.in_progress', 'response.completed']);
     expect(upstream.requests).toHaveLength(0);
     const id = (warm.at(-1) as { response: { id: string } }).response.id;
-    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: [], store: false, previous_response_id: id });
+    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Go', store: false, previous_response_id: id });
     const chained = (await socket.untilTerminal()).at(-1)!;
     expect(chained, JSON.stringify(chained)).toMatchObject({ type: 'response.completed' });
     socket.ws.close();
-    expect(messagesOf((await upstream.request(0)).body).filter(([role]) => role !== 'system')).toEqual([['user', 'Warm']]);
+    expect(messagesOf((await upstream.request(0)).body).filter(([role]) => role !== 'system')).toEqual([
+      ['user', 'Warm'],
+      ['user', 'Go'],
+    ]);
   });
 
   it('answers a chain nobody knows with previous_response_not_found and stays open', async () => {
