@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answer, toolCalls, type UpstreamScript } from '../../support/scriptedUpstream.js';
+import { answer, toolCalls } from '../../support/scriptedUpstream.js';
 import { useRecordingGateway } from '../../support/recordingGateway.js';
 
 /** Claude Code's native binary, from its platform package (its wrapper's postinstall, which copies it, does not run here). */

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCodex } from '../../support/codex.js';
-import { answer, toolCalls, type UpstreamScript } from '../../support/scriptedUpstream.js';
+import { answer, toolCalls } from '../../support/scriptedUpstream.js';
 import { useRecordingGateway } from '../../support/recordingGateway.js';
 
 const gateways = useRecordingGateway();
