@@ -1,4 +1,4 @@
-import { catchError, concatMap, EMPTY, finalize, Observable, type Subscription } from 'rxjs';
+import { catchError, concatMap, EMPTY, finalize, NEVER, Observable, type Subscription } from 'rxjs';
 import type { RawData, WebSocket } from 'ws';
 import { ClientGoneError } from '../../errors/ClientGoneError.js';
 import { SlowClientError } from '../../errors/SlowClientError.js';
@@ -110,9 +110,10 @@ export class ResponsesConnection {
         streamToSocket(prepared, this.context, this.#sink, this.logger, (turn) =>
           this.#memory.remember(turn.draft.meta.id, turn.conversation()),
         ).pipe(
+          // A socket that is gone, behind or broken answers nothing more: what waits is dropped with it.
           catchError((error: unknown) => {
             this.lost(error);
-            return EMPTY;
+            return NEVER;
           }),
         ),
       ),

@@ -1,4 +1,4 @@
-import { asyncScheduler, EMPTY, noop, Observable, tap } from 'rxjs';
+import { asyncScheduler, noop, Observable, tap } from 'rxjs';
 import { ClientGoneError } from '../../errors/ClientGoneError.js';
 import { SlowClientError } from '../../errors/SlowClientError.js';
 import type { Logger } from '../../logger.js';
@@ -11,6 +11,7 @@ import type { ReleaseSlot } from '../../store/KeyLimits.js';
 import { responseProtocol } from '../responseProtocol.js';
 import type { ResponsesContext } from '../responsesContext.js';
 import type { ResponseTurn } from '../responseTurn.js';
+import { generated$ } from './generated.js';
 import type { SocketSink } from './SocketSink.js';
 import { socketFrame } from './socketFrame.js';
 
@@ -81,7 +82,7 @@ export function streamToSocket(
       scheduler: asyncScheduler,
     });
     let serverEnded = false;
-    const run$ = generate ? agent.run(turn.agentRequest, lifecycle.cancellation).pipe(lifecycle.record) : EMPTY;
+    const run$ = generated$(generate, () => agent.run(turn.agentRequest, lifecycle.cancellation).pipe(lifecycle.record));
     const frames = ssePipeline(run$, protocol, {
       sink,
       cancellation: lifecycle.cancellation,
