@@ -169,6 +169,13 @@ describe('the Responses API over WebSocket', () => {
     socket.ws.close();
   });
 
+  it('refuses an upgrade from a page of a foreign origin, as the CSRF rule refuses a request', async () => {
+    const { gateway } = await gateways.start([answer('never')]);
+    const refused = await refusedWith(gateway.url, { origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'origin_not_allowed' } });
+  });
+
   it('answers every upgrade 426 with RXGATE_WS=off', async () => {
     const { gateway } = await gateways.start([answer('never')], {}, { ws: 'off' });
     const refused = await refusedWith(gateway.url);
