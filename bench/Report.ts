@@ -6,6 +6,7 @@ import type { CrossInstanceResult } from './crossInstance.js';
 import type { IdempotencyCostRow } from './idempotencyCost.js';
 import type { LoadedLatencyRow } from './latencyUnderLoad.js';
 import type { MessagesCostRow } from './messagesCost.js';
+import type { SocketRolloutRow } from './socketRollout.js';
 import type { SoakResult } from './leakSoak.js';
 import type { OverloadRow } from './overloadBurst.js';
 import type { RoutingCostRow } from './routingCost.js';
@@ -30,6 +31,8 @@ export interface Report {
   readonly idempotencyCost?: readonly IdempotencyCostRow[];
   /** Absent from results of runs before issue 45's figure. */
   readonly messagesCost?: readonly MessagesCostRow[];
+  /** Absent from results of runs before issue 46's figure. */
+  readonly socketRollout?: readonly SocketRolloutRow[];
   readonly concurrency: readonly ConcurrencyRow[];
   readonly soak: SoakResult;
   /** Absent from results of runs before issue 14's figure. */

@@ -26,6 +26,8 @@ export interface Scenario {
    * first `everyMs` so that the streams released together do not tick together.
    */
   readonly hold?: string;
+  /** Answer with one call of this function (arguments `{}`) in place of text, as a model in a tool loop does. */
+  readonly toolCall?: { readonly name: string; readonly callId: string };
 }
 
 /** What the upstream tells about a request that carries a scenario id; times on `clock()`. */
@@ -102,6 +104,12 @@ async function play(res: ServerResponse, scenario: Scenario, stream: boolean, ba
   if (scenario.silentMs) await sleep(scenario.silentMs);
   if (res.destroyed) return;
   res.write(ROLE);
+  if (scenario.toolCall) {
+    const { name, callId } = scenario.toolCall;
+    const call = chunk({ tool_calls: [{ index: 0, id: callId, type: 'function', function: { name, arguments: '{}' } }] });
+    res.end(frameOf(call) + frameOf(chunk({}, 'tool_calls')) + USAGE_AND_DONE);
+    return;
+  }
   const frame = frameOf(chunk({ content: text }));
   if (scenario.everyMs === 0) {
     await writeFlatOut(res, frame, scenario.deltas);

@@ -8,7 +8,7 @@ import { createLlmAgent } from '../src/agent/llm/createLlmAgent.js';
 import { loadRoutes } from '../src/upstream/loadRoutes.js';
 import { loadConfig } from '../src/config.js';
 import { answerClientError } from '../src/http/answerClientError.js';
-import { createApp } from '../src/http/createApp.js';
+import { createApp, type RxgateApp } from '../src/http/createApp.js';
 import type { RequestClasses } from '../src/http/express/expressBorn.js';
 import type { Overload } from '../src/health/overload.js';
 import type { Readiness } from '../src/health/readiness.js';
@@ -69,6 +69,7 @@ let overload: Overload | undefined;
 let readiness: Readiness | undefined;
 let listener: RequestListener;
 let requestClasses: RequestClasses | undefined;
+let upgrade: RxgateApp['upgrade'] | undefined;
 if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   // Never shedding unless a figure asks (figure 7): on a shared machine a slow turn must not turn a figure's requests away.
   const config = loadConfig({ RXGATE_TOOLS: '', RXGATE_MAX_EVENT_LOOP_DELAY_MS: '0', ...settings });
@@ -95,6 +96,7 @@ if (kind === 'rxgate' || kind === 'rxgate-no-metrics') {
   readiness = rxgate.readiness;
   listener = rxgate.app;
   requestClasses = rxgate.requestClasses;
+  upgrade = rxgate.upgrade;
 } else {
   listener = RELAYS[kind](upstreamUrl);
 }
@@ -115,6 +117,7 @@ server.on('request', (_req, res) => {
   openResponses++;
   res.once('close', () => openResponses--);
 });
+if (upgrade) server.on('upgrade', upgrade);
 server.listen(0, '127.0.0.1', 4096);
 await once(server, 'listening');
 // As `startServer` does once listening: sampling the loop, and the health listener when `RXGATE_HEALTH_PORT` is set.

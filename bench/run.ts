@@ -19,6 +19,7 @@ import { overloadPlan } from './overloadPlan.js';
 import { measureOverload } from './overloadBurst.js';
 import { measureIdempotencyCost } from './idempotencyCost.js';
 import { measureMessagesCost } from './messagesCost.js';
+import { measureSocketRollout } from './socketRollout.js';
 import { measureRoutingCost } from './routingCost.js';
 import { measureThroughput } from './throughput.js';
 import { measureTracingCost } from './tracingCost.js';
@@ -34,6 +35,7 @@ const plan = {
   routing: quick ? { rounds: 20, warmup: 5 } : { rounds: 500, warmup: 50 },
   idempotency: quick ? { rounds: 20, warmup: 5 } : { rounds: 500, warmup: 50 },
   messages: quick ? { rounds: 2, requests: 50 } : { rounds: 20, requests: 400 },
+  socketRollout: quick ? { rounds: 2 } : { rounds: 30 },
   concurrency: concurrencyPlan(quick),
   soak: { streams: Number(process.env.BENCH_SOAK ?? (quick ? 100 : 20_000)), concurrency: 200, timeLimitMs: 240_000 },
   crossInstance: {
@@ -91,6 +93,8 @@ async function measureAll(): Promise<Report> {
   const idempotencyCost = await measureIdempotencyCost(client, upstream, plan.idempotency);
   log(`3/7 Anthropic Messages beside chat completions ${JSON.stringify(plan.messages)}`);
   const messagesCost = await measureMessagesCost(client, upstream, plan.messages);
+  log(`3/7 a 20-turn tool-call rollout over SSE and over WebSocket ${JSON.stringify(plan.socketRollout)}`);
+  const socketRollout = await measureSocketRollout(client, upstream, plan.socketRollout);
   await client.close();
 
   log(`3/7 CPU per request (figure 8) ${JSON.stringify(plan.cpu)}`);
@@ -136,6 +140,7 @@ async function measureAll(): Promise<Report> {
     routingCost,
     idempotencyCost,
     messagesCost,
+    socketRollout,
     concurrency,
     soak,
     crossInstance,
