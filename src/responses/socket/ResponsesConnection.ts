@@ -84,6 +84,8 @@ export class ResponsesConnection {
       return () => socket.off('message', received);
     });
     this.#answered = messages$.pipe(answerInOrder((message) => this.answer(message), closed$)).subscribe();
+    // A frame that breaks the protocol (a message over RXGATE_MAX_BODY_BYTES, say) closes the socket after this; unheard, it would throw.
+    socket.on('error', (error) => this.logger.info({ err: error }, 'WebSocket connection failed'));
     const pings = this.keepAlive();
     const maxAge = setTimeout(() => this.expire(), this.context.maxAgeMs);
     socket.once('close', () => {

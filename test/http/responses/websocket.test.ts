@@ -69,6 +69,29 @@ describe('the Responses API over WebSocket', () => {
     await expect(client.responses.retrieve(first.response.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it('chains from a response stored over HTTP, which the connection never saw', async () => {
+    const { upstream, gateway } = await gateways.start([answer('Stored'), answer('Chained')]);
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+    const stored = await client.responses.create({ model: 'rxgate-agent', input: 'Over HTTP' });
+    const socket = openResponsesSocket(gateway.url);
+    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Over WebSocket', previous_response_id: stored.id });
+    expect((await socket.untilTerminal()).at(-1)!.type).toBe('response.completed');
+    socket.ws.close();
+    expect(messagesOf((await upstream.request(1)).body).filter(([role]) => role !== 'system')).toEqual([
+      ['user', 'Over HTTP'],
+      ['assistant', 'Stored'],
+      ['user', 'Over WebSocket'],
+    ]);
+  });
+
+  it('closes a connection that lived RXGATE_WS_MAX_AGE_MS with 4000, once its response has ended', async () => {
+    const { gateway } = await gateways.start([answer('Before the end')], {}, { wsMaxAgeMs: 200 });
+    const socket = openResponsesSocket(gateway.url);
+    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Hi' });
+    expect((await socket.untilTerminal()).at(-1)!.type).toBe('response.completed');
+    expect(await socket.closed).toBe(4000);
+  });
+
   it('takes a client tool’s output by previous_response_id', async () => {
     const calls = toolCalls({ id: 'call_1', name: 'lookup', fragments: ['{"q":', '"x"}'] });
     const { upstream, gateway } = await gateways.start([calls, answer('Found it')]);
@@ -155,6 +178,29 @@ describe('the Responses API over WebSocket', () => {
     const closed = await (await upstream.request(0)).closed;
     expect(closed.finished).toBe(false);
     await expect.poll(() => gateway.activeRuns.size).toBe(0);
+  });
+
+  it('cuts off a reader that stops reading past RXGATE_MAX_BUFFERED_BYTES, closing the upstream request', async () => {
+    const { upstream, gateway } = await gateways.start([endlessAnswer('tick ')], {}, { maxBufferedBytes: 64 * 1024 });
+    const socket = openResponsesSocket(gateway.url);
+    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Go on forever' });
+    await socket.arrival('response.output_text.delta');
+    (socket.ws.socket.platformSocket as WebSocket).pause();
+
+    const closed = await (await upstream.request(0)).closed;
+    expect(closed.finished).toBe(false);
+    await expect.poll(() => gateway.activeRuns.size).toBe(0);
+  });
+
+  it('closes a connection whose message is over RXGATE_MAX_BODY_BYTES with 1009, and takes the next one', async () => {
+    const { gateway } = await gateways.start([answer('Small enough')], {}, { maxBodyBytes: 4096 });
+    const big = openResponsesSocket(gateway.url);
+    big.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'x'.repeat(10_000) });
+    expect(await big.closed).toBe(1009);
+    const next = openResponsesSocket(gateway.url);
+    next.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Hi' });
+    expect((await next.untilTerminal()).at(-1)!.type).toBe('response.completed');
+    next.ws.close();
   });
 
   it('refuses a bad key at the upgrade, and takes the good one', async () => {

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../../src/agent/agent.js';
+import { ConnectionMemory } from '../../../src/responses/socket/ConnectionMemory.js';
+
+const said = (content: string): ChatMessage[] => [{ role: 'user', content }];
+
+describe('a WebSocket connection’s memory of its responses', () => {
+  it('recalls what it remembered, and forgets the oldest past its bound', () => {
+    const memory = new ConnectionMemory(2);
+    memory.remember('resp_1', said('one'));
+    memory.remember('resp_2', said('two'));
+    memory.remember('resp_3', said('three'));
+
+    expect(memory.recall('resp_1')).toBeUndefined();
+    expect(memory.recall('resp_2')).toEqual(said('two'));
+    expect(memory.recall('resp_3')).toEqual(said('three'));
+  });
+});
