@@ -52,54 +52,62 @@ const count = z.number().int().nonnegative();
 const strings = z.array(text).min(1).max(256);
 
 /** What the model writes as each tool's function arguments: the fields of the call item's action, flat. */
-const argumentShapes = {
-  local_shell: z.object({
-    command: strings,
-    working_directory: text.nullish(),
-    timeout_ms: count.nullish(),
-    env: z.record(z.string(), text).nullish(),
-  }),
-  shell: z.object({ commands: strings, timeout_ms: count.nullish(), max_output_length: count.nullish() }),
-  apply_patch: z.discriminatedUnion('type', [
-    z.object({ type: z.enum(['create_file', 'update_file']), path: text, diff: text }),
-    z.object({ type: z.literal('delete_file'), path: text }),
-  ]),
+export const argumentShapes = {
+  local_shell: z
+    .object({
+      command: strings,
+      working_directory: text.nullish(),
+      timeout_ms: count.nullish(),
+      env: z.record(z.string(), text).nullish(),
+    })
+    .describe('Run a command on the user’s machine. `command` is the program and its arguments, one per entry.'),
+  shell: z
+    .object({ commands: strings, timeout_ms: count.nullish(), max_output_length: count.nullish() })
+    .describe('Run shell commands on the user’s machine, one after the other.'),
+  apply_patch: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.enum(['create_file', 'update_file']), path: text, diff: text }),
+      z.object({ type: z.literal('delete_file'), path: text }),
+    ])
+    .describe(
+      'Create, update or delete one file of the user’s. `diff` (for create_file and update_file) is the change in the V4A diff format.',
+    ),
 } as const;
 
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema of an object's arguments as a function's `parameters`: no `$schema`, no
+ * description (the function carries it), unknown fields refused, and a nullish field a plain
+ * optional one (a model told "or null" writes null where it means nothing; either parses).
+ */
+function parametersOf(shape: z.ZodObject): JsonSchema {
+  const { properties, ...rest } = z.toJSONSchema(shape, { io: 'input' }) as JsonSchema & { properties: Record<string, JsonSchema> };
+  delete rest.$schema;
+  delete rest.description;
+  const plain = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => {
+      const anyOf = property.anyOf as JsonSchema[] | undefined;
+      const notNull = anyOf?.filter((member) => member.type !== 'null');
+      return [name, notNull?.length === 1 && Object.keys(property).length === 1 ? notNull[0] : property];
+    }),
+  );
+  return { ...rest, properties: plain, additionalProperties: false };
+}
+
+const offerOf = (type: 'local_shell' | 'shell'): ClientTool['function'] => ({
+  name: type,
+  description: argumentShapes[type].description!,
+  parameters: parametersOf(argumentShapes[type]),
+});
+
 const OFFERS: Readonly<Record<ExecutedToolType, ClientTool['function']>> = {
-  local_shell: {
-    name: 'local_shell',
-    description: 'Run a command on the user’s machine. `command` is the program and its arguments, one per entry.',
-    parameters: {
-      type: 'object',
-      properties: {
-        command: { type: 'array', items: { type: 'string' } },
-        working_directory: { type: 'string' },
-        timeout_ms: { type: 'integer' },
-        env: { type: 'object', additionalProperties: { type: 'string' } },
-      },
-      required: ['command'],
-      additionalProperties: false,
-    },
-  },
-  shell: {
-    name: 'shell',
-    description: 'Run shell commands on the user’s machine, one after the other.',
-    parameters: {
-      type: 'object',
-      properties: {
-        commands: { type: 'array', items: { type: 'string' } },
-        timeout_ms: { type: 'integer' },
-        max_output_length: { type: 'integer' },
-      },
-      required: ['commands'],
-      additionalProperties: false,
-    },
-  },
+  local_shell: offerOf('local_shell'),
+  shell: offerOf('shell'),
+  // Derived, a discriminated union is a top-level oneOf, which a function's parameters (an object) cannot be: one object of every variant's fields instead.
   apply_patch: {
     name: 'apply_patch',
-    description:
-      'Create, update or delete one file of the user’s. `diff` (for create_file and update_file) is the change in the V4A diff format.',
+    description: argumentShapes.apply_patch.description!,
     parameters: {
       type: 'object',
       properties: {

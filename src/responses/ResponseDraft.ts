@@ -5,13 +5,7 @@ import { itemId } from '../openai/itemIds.js';
 import { toResponseError } from './toResponseError.js';
 import { clientCallKinds, type ClientCallKind } from './clientCallKinds.js';
 import { customArguments, customInput } from '../openai/customToolArguments.js';
-import {
-  executedCallArguments,
-  executedToolOf,
-  toExecutedCall,
-  type ExecutedCallItem,
-  type ExecutedToolType,
-} from '../openai/executedToolCalls.js';
+import { executedCallArguments, executedToolOf, toExecutedCall, type ExecutedToolType } from '../openai/executedToolCalls.js';
 import {
   DEFAULT_ECHO,
   SERVER_LABEL,
@@ -455,30 +449,36 @@ export class ResponseDraft {
 
   /**
    * A client-executed tool's call, whole: its own item when the model's arguments describe one,
-   * else the `function_call` the model made (so that nothing it wrote is lost), added and done.
+   * else the `function_call` the model made (so that nothing it wrote is lost), opened with its
+   * arguments and closed as every function call is.
    */
   #addExecutedCall(call: HeldCall, status: ItemStatus): ResponseStreamEvent[] {
     const base = { call_id: call.callId, status };
-    const item: ExecutedCallItem | FunctionCallItem = toExecutedCall(
-      call.tool,
-      { ...base, id: this.#newId(EXECUTED_ID_PREFIX[call.tool]) },
-      call.arguments,
-    ) ?? { ...base, id: this.#newId('fc'), type: 'function_call', name: call.tool, arguments: call.arguments };
+    const item = toExecutedCall(call.tool, { ...base, id: this.#newId(EXECUTED_ID_PREFIX[call.tool]) }, call.arguments);
+    if (item === undefined) return this.#addMadeCall(call, status);
     const { output_index } = this.#add(item);
-    const where = { item_id: item.id, output_index };
     return [
-      this.event('response.output_item.added', {
-        output_index,
-        item: { ...item, status: 'in_progress', ...(item.type === 'function_call' ? { arguments: '' } : {}) },
-      }),
-      ...(item.type === 'function_call'
-        ? [
-            ...(item.arguments === '' ? [] : [this.event('response.function_call_arguments.delta', { ...where, delta: item.arguments })]),
-            this.event('response.function_call_arguments.done', { ...where, name: item.name, arguments: item.arguments }),
-          ]
-        : []),
+      this.event('response.output_item.added', { output_index, item: { ...item, status: 'in_progress' } }),
       this.event('response.output_item.done', { output_index, item }),
     ];
+  }
+
+  #addMadeCall(call: HeldCall, status: ItemStatus): ResponseStreamEvent[] {
+    const open: FunctionCallItem = {
+      call_id: call.callId,
+      status: 'in_progress',
+      id: this.#newId('fc'),
+      type: 'function_call',
+      name: call.tool,
+      arguments: '',
+    };
+    const { output_index } = this.#add(open);
+    const events = [this.event('response.output_item.added', { output_index, item: open })];
+    if (call.arguments !== '') {
+      this.#items[output_index] = { ...open, arguments: call.arguments };
+      events.push(this.event('response.function_call_arguments.delta', { item_id: open.id, output_index, delta: call.arguments }));
+    }
+    return [...events, ...this.#closeOpenCalls([output_index], status)];
   }
 
   #closeOpenCalls(indexes: readonly number[], status: ItemStatus): ResponseStreamEvent[] {

@@ -61,15 +61,23 @@ export function parseKeysFile(text: string, source: string): readonly KeyEntry[]
   return parsed.data.keys;
 }
 
-/** The entries of the keys file at `path`. */
-export function readKeysFile(path: string): readonly KeyEntry[] {
-  let text: string;
+/** The bytes of the keys file at `path`; one that cannot be read is a `ConfigError` naming it. */
+export function readKeysBytes(path: string): Buffer {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path);
   } catch (error) {
     throw new ConfigError(`RXGATE_KEYS_FILE=${JSON.stringify(path)}: cannot read it: ${(error as Error).message}`);
   }
-  return parseKeysFile(text, `RXGATE_KEYS_FILE=${JSON.stringify(path)}`);
+}
+
+/** The entries of the keys file at `path`. */
+export function readKeysFile(path: string): readonly KeyEntry[] {
+  return parseKeysBytes(readKeysBytes(path), path);
+}
+
+/** The entries of `bytes`, read from the keys file at `path`. */
+export function parseKeysBytes(bytes: Buffer, path: string): readonly KeyEntry[] {
+  return parseKeysFile(bytes.toString('utf8'), `RXGATE_KEYS_FILE=${JSON.stringify(path)}`);
 }
 
 /** Replaces the keys file at `path` with `entries`, whole (a reader never sees half a file), readable by its owner only. */

@@ -199,6 +199,25 @@ describe("the client's tools with call items of their own", () => {
     ]);
   });
 
+  it('streams a call whose arguments describe no shell call as a function call: added, its arguments, done', async () => {
+    const calls = toolCalls(
+      { id: 'call_bad', name: 'shell', fragments: ['{"command":', '"ls"}'] },
+      { id: 'call_lsh', name: 'local_shell', fragments: ['{"command":["ls"]}'] },
+    );
+    const { gateway } = await gateways.start([calls]);
+    const reply = await fetch(`${gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer unused' },
+      body: JSON.stringify({ model: 'rxgate-agent', input: 'Work', tools: [{ type: 'shell' }, { type: 'local_shell' }], stream: true }),
+    });
+    const frames = (await reply.text())
+      .split('\n\n')
+      .filter((frame) => /^event: response\.(output_item|function_call_arguments)\./.test(frame));
+    const id = /"item_id":"fc_([^"_]+)_o/.exec(frames.join(''))?.[1] ?? '';
+
+    expect(frames.map((frame) => frame.replaceAll(id, 'RESP'))).toEqual(FALLBACK_FRAMES);
+  });
+
   it('refuses a function tool named like a client-executed tool it sits beside', async () => {
     const { gateway } = await gateways.start([answer('unused')]);
     const error = await clientFor(gateway.url)
@@ -213,3 +232,13 @@ describe("the client's tools with call items of their own", () => {
     expect(error).toMatchObject({ param: 'tools', message: expect.stringContaining("two tools are named 'shell'") });
   });
 });
+
+// The frames of a call that fits no shell call and of the local_shell call after it, bytes as written (the response id made RESP).
+const FALLBACK_FRAMES = [
+  'event: response.output_item.added\nid: 2\ndata: {"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"call_id":"call_bad","status":"in_progress","id":"fc_RESP_o0","type":"function_call","name":"shell","arguments":""}}',
+  'event: response.function_call_arguments.delta\nid: 3\ndata: {"type":"response.function_call_arguments.delta","sequence_number":3,"item_id":"fc_RESP_o0","output_index":0,"delta":"{\\"command\\":\\"ls\\"}"}',
+  'event: response.function_call_arguments.done\nid: 4\ndata: {"type":"response.function_call_arguments.done","sequence_number":4,"item_id":"fc_RESP_o0","output_index":0,"name":"shell","arguments":"{\\"command\\":\\"ls\\"}"}',
+  'event: response.output_item.done\nid: 5\ndata: {"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":{"call_id":"call_bad","status":"completed","id":"fc_RESP_o0","type":"function_call","name":"shell","arguments":"{\\"command\\":\\"ls\\"}"}}',
+  'event: response.output_item.added\nid: 6\ndata: {"type":"response.output_item.added","sequence_number":6,"output_index":1,"item":{"call_id":"call_lsh","status":"in_progress","id":"lsh_RESP_o1","type":"local_shell_call","action":{"type":"exec","command":["ls"],"env":{},"timeout_ms":null,"working_directory":null,"user":null}}}',
+  'event: response.output_item.done\nid: 7\ndata: {"type":"response.output_item.done","sequence_number":7,"output_index":1,"item":{"call_id":"call_lsh","status":"completed","id":"lsh_RESP_o1","type":"local_shell_call","action":{"type":"exec","command":["ls"],"env":{},"timeout_ms":null,"working_directory":null,"user":null}}}',
+];

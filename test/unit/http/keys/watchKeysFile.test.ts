@@ -54,3 +54,32 @@ it('reloads a keys file that is a symlink to a file in another folder when that 
     watched.close();
   }
 });
+
+it('does not reload when a ..data swap leaves the keys file as it was, and reloads once when it changes', async () => {
+  root = mkdtempSync(join(tmpdir(), 'rxgate-k8s-same-keys-'));
+  const swapTo = (folder: string, json: string) => {
+    mkdirSync(join(root!, folder));
+    writeFileSync(join(root!, folder, 'keys.json'), json);
+    symlinkSync(folder, join(root!, '..data_tmp'));
+    renameSync(join(root!, '..data_tmp'), join(root!, '..data'));
+  };
+  mkdirSync(join(root, '..1'));
+  writeFileSync(join(root, '..1', 'keys.json'), keysJson('alice', 'bob'));
+  symlinkSync('..1', join(root, '..data'));
+  symlinkSync('..data/keys.json', join(root, 'keys.json'));
+  const info = vi.fn();
+  const logger = { ...silentLogger, info, error: vi.fn() } as unknown as typeof silentLogger;
+  const watched = watchKeysFile(join(root, 'keys.json'), logger);
+  try {
+    const before = watched.current();
+    swapTo('..2', keysJson('alice', 'bob'));
+    rmSync(join(root, '..1'), { recursive: true });
+    // The unchanged swap's events come before the changed one's: once that is read, they were all handled.
+    swapTo('..3', keysJson('alice'));
+    await vi.waitFor(() => expect(hasKey(watched.current(), 'bob')).toBe(false), { timeout: 3_000, interval: 20 });
+    expect(before).not.toBe(watched.current());
+    expect(info.mock.calls.filter(([, message]) => message === 'keys file reloaded')).toHaveLength(1);
+  } finally {
+    watched.close();
+  }
+});
