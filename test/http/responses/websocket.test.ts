@@ -3,7 +3,7 @@ import type { ResponseStreamEvent, ResponsesServerEvent } from 'openai/resources
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { openResponsesSocket } from '../../support/responsesSocket.js';
-import { answer, endlessAnswer, toolCalls } from '../../support/scriptedUpstream.js';
+import { answer, endlessAnswer, frames, toolCalls } from '../../support/scriptedUpstream.js';
 import { useLlmGateway } from '../../support/startLlmGateway.js';
 
 // The Responses API over WebSocket (`GET /v1/responses`, Upgrade: websocket) with the pinned openai
@@ -185,6 +185,19 @@ describe('the Responses API over WebSocket', () => {
     const socket = openResponsesSocket(gateway.url);
     socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Go on forever' });
     await socket.arrival('response.output_text.delta');
+    (socket.ws.socket.platformSocket as WebSocket).pause();
+
+    const closed = await (await upstream.request(0)).closed;
+    expect(closed.finished).toBe(false);
+    await expect.poll(() => gateway.activeRuns.size).toBe(0);
+  });
+
+  it('drops a socket that leaves a ping unanswered while the agent waits for its first token, closing the upstream request', async () => {
+    const { upstream, gateway } = await gateways.start([{ steps: [frames.role(), { stall: true }] }], {}, { keepaliveMs: 50 });
+    const socket = openResponsesSocket(gateway.url);
+    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Think hard' });
+    await socket.arrival('response.in_progress');
+    // A client that stops reading answers no ping either.
     (socket.ws.socket.platformSocket as WebSocket).pause();
 
     const closed = await (await upstream.request(0)).closed;
