@@ -11,6 +11,7 @@ import { serveJson } from '../serving/serveJson.js';
 import { TERMINAL_RESPONSE_EVENTS, type ResponseObject } from '../openai/responseObject.js';
 import { HTTP_ANSWER_EVENT, type KeptResponse } from './keptResponse.js';
 import type { ResponsesContext } from './responsesContext.js';
+import { saveOrLog } from './saveOrLog.js';
 import type { ResponseTurn } from './responseTurn.js';
 import { toResponseEvents } from './toResponseEvents.js';
 
@@ -34,8 +35,7 @@ export async function respondResponse(
   const { draft } = turn;
   const { logger } = localsOf(res);
   await turn.save(draft.snapshot('in_progress'));
-  const save = (response: ResponseObject) =>
-    turn.save(response).catch((error: unknown) => logger.error({ err: error }, 'the response was answered but could not be stored'));
+  const save = saveOrLog(turn, logger);
   const lifecycle = startLifecycle({
     metrics,
     inFlight: inFlightStreams(metrics, routeOf(req)),

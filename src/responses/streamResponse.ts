@@ -9,9 +9,10 @@ import { serveSse } from '../serving/serveSse.js';
 import { asyncScheduler } from 'rxjs';
 import { instantiateOperators } from '../pipeline/protocolOperators.js';
 import type { KeptResponse } from './keptResponse.js';
-import { TERMINAL_RESPONSE_EVENTS, type ResponseObject, type ResponseStreamEvent } from '../openai/responseObject.js';
+import { TERMINAL_RESPONSE_EVENTS, type ResponseStreamEvent } from '../openai/responseObject.js';
 import { responseProtocol } from './responseProtocol.js';
 import type { ResponsesContext } from './responsesContext.js';
+import { saveOrLog } from './saveOrLog.js';
 import type { ResponseTurn } from './responseTurn.js';
 
 /**
@@ -36,8 +37,7 @@ export async function streamResponse(
   const { draft } = turn;
   const { logger } = localsOf(res);
   await turn.save(draft.snapshot('in_progress'));
-  const save = (response: ResponseObject) =>
-    turn.save(response).catch((error: unknown) => logger.error({ err: error }, 'the response was answered but could not be stored'));
+  const save = saveOrLog(turn, logger);
   const lifecycle = startLifecycle({
     metrics,
     inFlight: inFlightStreams(metrics, routeOf(req)),

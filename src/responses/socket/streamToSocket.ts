@@ -3,13 +3,13 @@ import { ClientGoneError } from '../../errors/ClientGoneError.js';
 import { SlowClientError } from '../../errors/SlowClientError.js';
 import type { Logger } from '../../logger.js';
 import { inFlightStreams } from '../../metrics/inFlightStreams.js';
-import type { ResponseObject } from '../../openai/responseObject.js';
 import { instantiateOperators } from '../../pipeline/protocolOperators.js';
 import { ssePipeline } from '../../pipeline/ssePipeline.js';
 import { startLifecycle } from '../../serving/lifecycle.js';
 import type { ReleaseSlot } from '../../store/KeyLimits.js';
 import { responseProtocol } from '../responseProtocol.js';
 import type { ResponsesContext } from '../responsesContext.js';
+import { saveOrLog } from '../saveOrLog.js';
 import type { ResponseTurn } from '../responseTurn.js';
 import { generated$ } from './generated.js';
 import type { SocketSink } from './SocketSink.js';
@@ -55,8 +55,7 @@ export function streamToSocket(
       maxOutputChars,
       key: turn.owner,
     });
-    const save = (response: ResponseObject) =>
-      turn.save(response).catch((error: unknown) => logger.error({ err: error }, 'the response was answered but could not be stored'));
+    const save = saveOrLog(turn, logger);
     let settled = false;
     const protocol = responseProtocol(
       draft,
