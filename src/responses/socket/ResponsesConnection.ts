@@ -1,4 +1,4 @@
-import { catchError, concatMap, EMPTY, finalize, NEVER, Observable, type Subscription } from 'rxjs';
+import { catchError, concatMap, EMPTY, finalize, NEVER, Observable } from 'rxjs';
 import type { RawData, WebSocket } from 'ws';
 import { ClientGoneError } from '../../errors/ClientGoneError.js';
 import { SlowClientError } from '../../errors/SlowClientError.js';
@@ -11,6 +11,7 @@ import type { ReleaseSlot } from '../../store/KeyLimits.js';
 import { parseResponseRequest } from '../responseRequest.js';
 import type { ResponsesContext } from '../responsesContext.js';
 import { createResponseTurn } from '../responseTurn.js';
+import { saveOrLog } from '../saveOrLog.js';
 import { answerInOrder } from './answerInOrder.js';
 import { ConnectionMemory } from './ConnectionMemory.js';
 import { parseClientEvent } from './parseClientEvent.js';
@@ -53,7 +54,6 @@ export class ResponsesConnection {
   readonly #sink: SocketSink;
   #answering = false;
   #expired = false;
-  #answered: Subscription | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -83,7 +83,7 @@ export class ResponsesConnection {
       socket.on('message', received);
       return () => socket.off('message', received);
     });
-    this.#answered = messages$.pipe(answerInOrder((message) => this.answer(message), closed$)).subscribe();
+    messages$.pipe(answerInOrder((message) => this.answer(message), closed$)).subscribe();
     // A frame that breaks the protocol (a message over RXGATE_MAX_BODY_BYTES, say) closes the socket after this; unheard, it would throw.
     socket.on('error', (error) => this.logger.info({ err: error }, 'WebSocket connection failed'));
     const pings = this.keepAlive();
@@ -91,7 +91,6 @@ export class ResponsesConnection {
     socket.once('close', () => {
       clearInterval(pings);
       clearTimeout(maxAge);
-      this.#answered?.unsubscribe();
     });
     return this;
   }
@@ -126,12 +125,18 @@ export class ResponsesConnection {
     );
   }
 
-  /** The turn a message asks for, stored `in_progress`; unsubscribed before it is ready, it gives the key's slot back once it is. */
+  /**
+   * The turn a message asks for, stored `in_progress`; unsubscribed before it is ready (its socket
+   * closed), it gives the key's slot back once it is, and is stored `incomplete`.
+   */
   private prepare(message: ClientMessage): Observable<PreparedTurn> {
     return new Observable<PreparedTurn>((subscriber) => {
       this.prepared(message).then(
         (prepared) => {
-          if (subscriber.closed) return prepared.release();
+          if (subscriber.closed) {
+            prepared.release();
+            return void saveOrLog(prepared.turn, this.logger)(prepared.turn.draft.snapshot('incomplete', 'interrupted'));
+          }
           subscriber.next(prepared);
           subscriber.complete();
         },
