@@ -1,4 +1,5 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 
@@ -42,7 +43,8 @@ export function answerUpgrades(app: Express, enabled: boolean): (req: IncomingMe
     upgrades.set(req, { socket, head });
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
-    res.assignSocket(socket as never);
+    // Node hands an 'upgrade' listener the connection's `net.Socket`, declared as a Duplex.
+    res.assignSocket(socket as Socket);
     res.once('finish', () => socket.end());
     app(req, res);
   };
