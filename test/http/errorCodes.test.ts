@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import type { Agent } from '../../src/agent/agent.js';
 import { InterruptReason } from '../../src/agent/interruptReason.js';
 import { createOfflineAgent } from '../../src/agent/offline/createOfflineAgent.js';
@@ -187,6 +189,19 @@ async function rawEnvelope(url: string, raw: string, waitMs?: number): Promise<R
   return { status: Number(head.split(' ')[1]), code: error.code, type: error.type };
 }
 
+/** The `error` event a Responses WebSocket answers `message` with: its code and type (it has no HTTP status of its own). */
+async function socketEnvelope(url: string, message: string): Promise<Received> {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/responses`);
+  await once(socket, 'open');
+  socket.send(message);
+  const [data] = (await once(socket, 'message')) as [Buffer];
+  socket.close();
+  const { error } = JSON.parse(data.toString()) as { error: { code: string | null; type: string } };
+  return { code: error.code, type: error.type };
+}
+
+const UPGRADE = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13';
+
 /** A run of the offline agent waiting for a person to approve its `note` call. */
 async function waitingForApproval() {
   const { url } = await open(createOfflineAgent({ tools: BUILTIN_TOOLS, requireApproval: approvalPolicy(['note']) }));
@@ -196,6 +211,15 @@ async function waitingForApproval() {
 }
 
 const TRIGGERS: Record<string, () => Promise<Received>> = {
+  previous_response_not_found: async () =>
+    socketEnvelope((await open()).url, JSON.stringify({ type: 'response.create', input: 'hi', previous_response_id: 'resp_nope' })),
+  invalid_event: async () => socketEnvelope((await open()).url, JSON.stringify({ type: 'session.update' })),
+  invalid_upgrade: async () => rawEnvelope((await open()).url, `GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\n${UPGRADE}\r\n\r\n`),
+  websocket_disabled: async () =>
+    rawEnvelope(
+      (await open(undefined, { ws: 'off' })).url,
+      `GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\n${UPGRADE}\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+    ),
   model_not_found: async () => envelope(await fetch(`${(await open()).url}/v1/models/no-such-model`)),
   unsupported_parameter: async () => envelope(await post(`${(await open()).url}/v1/chat/completions`, { messages: USER, n: 2 })),
   unknown_tool_call: async () =>

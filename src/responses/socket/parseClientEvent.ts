@@ -43,7 +43,7 @@ export function parseClientEvent(data: RawData, isBinary: boolean): CreateEvent 
     );
   }
   if (generate !== undefined && generate !== null && typeof generate !== 'boolean') {
-    throw new RequestError(400, "invalid 'generate': must be a boolean", 'invalid_request_error', 'generate', 'invalid_type');
+    throw new RequestError(400, "invalid 'generate': must be a boolean", 'invalid_request_error', 'generate', 'invalid_value');
   }
   if (body.background === true) {
     throw unsupportedParameter('background', 'a response over WebSocket runs while its connection holds it; send it to POST /v1/responses');
