@@ -1,7 +1,7 @@
 import type { ApiRouter, HotRoute } from '../serving/routeHandler.js';
 import { createResponseRoute } from './createResponseRoute.js';
 import type { ResponsesContext } from './responsesContext.js';
-import { upgradeOf } from '../http/upgrades.js';
+import { upgradeOf } from '../serving/upgrades.js';
 import type { ResponsesSockets } from './socket/ResponsesSockets.js';
 import { cancelResponseRoute, deleteResponseRoute, inputItemsRoute, retrieveResponseRoute } from './storedResponseRoutes.js';
 

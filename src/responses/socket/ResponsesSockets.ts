@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { WebSocketServer } from 'ws';
 import { RequestError } from '../../errors/RequestError.js';
-import { upgradeOf } from '../../http/upgrades.js';
+import { upgradeOf } from '../../serving/upgrades.js';
 import { localsOf } from '../../serving/requestLocals.js';
 import type { Served } from '../../serving/served.js';
 import { ResponsesConnection, type SocketContext } from './ResponsesConnection.js';

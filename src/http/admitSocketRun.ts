@@ -1,9 +1,9 @@
-import type { Metrics } from '../../metrics/createMetrics.js';
-import type { Principal } from '../../principal.js';
-import type { KeyLimits, ReleaseSlot } from '../../store/KeyLimits.js';
-import type { AdvertisedModels } from '../advertisedModels.js';
-import { unadvertisedModel } from '../modelsRoute.js';
-import { admitRequest, admitRun } from './admitRun.js';
+import type { Metrics } from '../metrics/createMetrics.js';
+import type { Principal } from '../principal.js';
+import type { KeyLimits, ReleaseSlot } from '../store/KeyLimits.js';
+import type { AdvertisedModels } from './advertisedModels.js';
+import { unadvertisedModel } from './modelsRoute.js';
+import { admitRequest, admitRun } from './keys/admitRun.js';
 
 const NO_SLOT: ReleaseSlot = () => undefined;
 
