@@ -73,6 +73,34 @@ const list = z.string().transform((value) =>
     .filter((item) => item !== ''),
 );
 
+/** The hosted tools an operator may map to a server tool (`RXGATE_HOSTED_TOOLS_MAP`): those whose call items rxgate can report. */
+export const MAPPABLE_HOSTED_TOOLS = [
+  'web_search',
+  'web_search_2025_08_26',
+  'web_search_preview',
+  'web_search_preview_2025_03_11',
+  'file_search',
+] as const;
+export type MappableHostedTool = (typeof MAPPABLE_HOSTED_TOOLS)[number];
+const MAPPABLE: ReadonlySet<string> = new Set(MAPPABLE_HOSTED_TOOLS);
+
+// `web_search=search__brave_web_search,file_search=docs__find`: each hosted tool once, each to a tool name a model accepts.
+const hostedToolsMap = list.transform((pairs, context): Partial<Record<MappableHostedTool, string>> => {
+  const map: Partial<Record<MappableHostedTool, string>> = {};
+  for (const pair of pairs) {
+    const [hosted = '', tool = ''] = pair.split('=').map((part) => part.trim());
+    if (!MAPPABLE.has(hosted) || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool) || hosted in map) {
+      context.addIssue({
+        code: 'custom',
+        message: `'${pair}' must be <hosted tool>=<server tool name>, each hosted tool once, the hosted tool one of ${MAPPABLE_HOSTED_TOOLS.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    map[hosted as MappableHostedTool] = tool;
+  }
+  return map;
+});
+
 /**
  * Every setting rxgate has: its environment variable (each is also a CLI flag, `RXGATE_KEEPALIVE_MS`
  * is `--keepalive-ms`), its default, and its check. The README's table is this table.
@@ -99,6 +127,7 @@ export const SETTINGS = {
   mcpConfig: { env: 'RXGATE_MCP_CONFIG', default: undefined, schema: optionalText, doc: 'Path of a JSON file of MCP servers whose tools the LLM agent may call, besides the built-in ones (see "MCP tools").' },
   mcpMaxMessageBytes: { env: 'RXGATE_MCP_MAX_MESSAGE_BYTES', default: '4194304', schema: positiveBytes, doc: 'Largest message an MCP server may send (a stdio line, a Streamable HTTP SSE event or JSON body); past it rxgate closes the connection, fails the calls running on it with an error that names this limit, and reconnects.' },
   hostedTools: { env: 'RXGATE_HOSTED_TOOLS', default: 'ignore', schema: z.enum(['ignore', 'refuse']), doc: 'What a Responses request\'s hosted tools (`web_search`, `file_search`, `code_interpreter` and the rest, which rxgate cannot run) get: `ignore` leaves them out of the model\'s offer and names them in `x-rxgate-ignored-tools`; `refuse` answers 400 naming the tool.' },
+  hostedToolsMap: { env: 'RXGATE_HOSTED_TOOLS_MAP', default: '', schema: hostedToolsMap, doc: 'Comma-separated `<hosted tool>=<server tool>` pairs (`web_search=search__brave_web_search`): a Responses request that offers that hosted tool gets the server tool (built-in or MCP, named as the model sees it) in its place, and its calls are reported as the hosted tool\'s items (`web_search_call`, `file_search_call`). Mappable: `web_search` (and its dated and preview types), `file_search`.' },
   ws: { env: 'RXGATE_WS', default: 'on', schema: z.enum(['on', 'off']), doc: 'The Responses API over WebSocket (`GET /v1/responses` with `Upgrade: websocket`); `off` answers every upgrade 426 at once, so a client such as Codex falls back to HTTP without retrying.' },
   wsMaxConnections: { env: 'RXGATE_WS_MAX_CONNECTIONS', default: '16', schema: positiveInt, doc: 'WebSocket connections one key may hold open at once (429 `rate_limit_exceeded` at the upgrade above).' },
   wsMaxAgeMs: { env: 'RXGATE_WS_MAX_AGE_MS', default: '3600000', schema: timerMs, doc: 'Longest one WebSocket connection lives; then it closes with code 4000 `connection max age reached` once its running response has ended, and the client opens another.' },

@@ -80,6 +80,7 @@ export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'max
       | 'idempotencyTtlMs'
       | 'allowedHosts'
       | 'hostedTools'
+      | 'hostedToolsMap'
       | 'ws'
       | 'wsMaxConnections'
       | 'wsMaxAgeMs'
@@ -222,6 +223,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     approvalTimeoutMs: config.approvalTimeoutMs ?? DEFAULTS.approvalTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
     hostedTools: config.hostedTools ?? DEFAULTS.hostedTools,
+    hostedToolsMap: config.hostedToolsMap ?? DEFAULTS.hostedToolsMap,
     answers: new AnswersInFlight(),
   };
   const keys = options.keys ?? (config.apiKey ? constant(apiKeyAsKeys(config.apiKey)) : undefined);

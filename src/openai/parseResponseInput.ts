@@ -56,7 +56,7 @@ const itemReference = z.object({ type: z.literal('item_reference'), id: z.string
 /**
  * An input item rxgate accepts: a message, a client tool call (a function's, a custom tool's, a client-executed tool's) and its output, a person's answer to
  * an approval request, a reference to an earlier item, or an item that tells the model nothing new
- * (the reasoning of an earlier answer, a call of the agent's own tools or a request for approval,
+ * (the reasoning of an earlier answer, a call of the agent's own tools, hosted or not, or a request for approval,
  * which clients send back with the history).
  */
 const item = z.discriminatedUnion(
@@ -72,11 +72,13 @@ const item = z.discriminatedUnion(
     approvalResponse,
     z.object({ type: z.literal('reasoning') }),
     z.object({ type: z.literal('mcp_call') }),
+    z.object({ type: z.literal('web_search_call') }),
+    z.object({ type: z.literal('file_search_call') }),
     z.object({ type: z.literal('mcp_approval_request') }),
   ],
   {
     error:
-      'an input item must have type message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, local_shell_call, local_shell_call_output, shell_call, shell_call_output, apply_patch_call, apply_patch_call_output, mcp_approval_response, item_reference or reasoning',
+      'an input item must have type message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, local_shell_call, local_shell_call_output, shell_call, shell_call_output, apply_patch_call, apply_patch_call_output, mcp_approval_response, item_reference, reasoning, mcp_call, web_search_call, file_search_call or mcp_approval_request',
   },
 );
 
@@ -89,8 +91,6 @@ const items = z.array(item).min(1, 'input must not be empty').max(MAX_MESSAGES, 
 const REFUSED_ITEM_TYPES = new Set([
   'computer_call',
   'computer_call_output',
-  'web_search_call',
-  'file_search_call',
   'image_generation_call',
   'code_interpreter_call',
   'mcp_list_tools',

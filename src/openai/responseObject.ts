@@ -1,4 +1,5 @@
 /** The wire shapes of the OpenAI Responses API that rxgate produces. */
+import type { MappableHostedTool } from '../config.js';
 import type { ExecutedCallItem, ExecutedToolType } from './executedToolCalls.js';
 
 export type ResponseStatus = 'queued' | 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
@@ -75,6 +76,27 @@ export interface McpCallItem {
   readonly error: string | null;
 }
 
+/** A call of the server tool an operator put in place of OpenAI's hosted web search (`RXGATE_HOSTED_TOOLS_MAP`). */
+export interface WebSearchCallItem {
+  readonly id: string;
+  readonly type: 'web_search_call';
+  readonly status: 'in_progress' | 'searching' | 'completed' | 'failed';
+  /** What was searched for, as the tool's arguments name it; `query` too, which older SDKs read. */
+  readonly action: { readonly type: 'search'; readonly queries: readonly string[]; readonly query?: string };
+}
+
+/** A call of the server tool an operator put in place of OpenAI's hosted file search. */
+export interface FileSearchCallItem {
+  readonly id: string;
+  readonly type: 'file_search_call';
+  readonly status: 'in_progress' | 'searching' | 'completed' | 'incomplete' | 'failed';
+  readonly queries: readonly string[];
+  /** The results go to the model only. */
+  readonly results: null;
+}
+
+export type HostedCallItem = WebSearchCallItem | FileSearchCallItem;
+
 export interface SummaryTextPart {
   readonly type: 'summary_text';
   readonly text: string;
@@ -101,7 +123,14 @@ export interface McpApprovalRequestItem {
 }
 
 export type OutputItem =
-  MessageItem | FunctionCallItem | CustomToolCallItem | ExecutedCallItem | McpCallItem | ReasoningItem | McpApprovalRequestItem;
+  | MessageItem
+  | FunctionCallItem
+  | CustomToolCallItem
+  | ExecutedCallItem
+  | McpCallItem
+  | HostedCallItem
+  | ReasoningItem
+  | McpApprovalRequestItem;
 
 /** A client's function tool in the Responses API's shape. */
 export interface ResponseFunctionTool {
@@ -135,7 +164,12 @@ export interface ResponseExecutedTool {
 }
 
 /** A tool of the client's that rxgate offers the model: the client runs its calls. */
-export type ResponseTool = ResponseFunctionTool | ResponseCustomTool | ResponseNamespaceTool | ResponseExecutedTool;
+/** A hosted tool a server tool stands in for (`RXGATE_HOSTED_TOOLS_MAP`), echoed by its type. */
+export interface ResponseHostedTool {
+  readonly type: MappableHostedTool;
+}
+
+export type ResponseTool = ResponseFunctionTool | ResponseCustomTool | ResponseNamespaceTool | ResponseExecutedTool | ResponseHostedTool;
 
 export type ResponseToolChoice =
   'auto' | 'none' | 'required' | { readonly type: 'function'; readonly name: string } | { readonly type: 'custom'; readonly name: string };
@@ -220,6 +254,8 @@ export interface ResponseMeta {
   readonly background: boolean;
   /** What the response echoes of its request. Default: `DEFAULT_ECHO`. */
   readonly echo?: ResponseEcho;
+  /** The server tools standing in for the request's hosted tools, by the name the model calls them: the call item each is reported as. Default: none. */
+  readonly hostedCalls?: Readonly<Record<string, HostedCallItem['type']>>;
 }
 
 /** One streaming event: `type` is also the SSE event name; `sequence_number` counts from 0. */

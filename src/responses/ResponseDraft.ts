@@ -6,11 +6,13 @@ import { toResponseError } from './toResponseError.js';
 import { clientCallKinds, type ClientCallKind } from './clientCallKinds.js';
 import { customArguments, customInput } from '../openai/customToolArguments.js';
 import { executedCallArguments, executedToolOf, toExecutedCall, type ExecutedToolType } from '../openai/executedToolCalls.js';
+import { endHostedCall, HOSTED_CALL_ID_PREFIX, startHostedCall } from '../openai/hostedCallItems.js';
 import {
   DEFAULT_ECHO,
   SERVER_LABEL,
   type CustomToolCallItem,
   type FunctionCallItem,
+  type HostedCallItem,
   type ItemStatus,
   type McpApprovalRequestItem,
   type McpCallItem,
@@ -41,6 +43,14 @@ const INCOMPLETE_REASONS: ReadonlyMap<FinishReason | undefined, string> = new Ma
   ['length', 'max_output_tokens'],
   ['content_filter', 'content_filter'],
 ]);
+
+const isHostedCall = (item: OutputItem | undefined): item is HostedCallItem =>
+  item?.type === 'web_search_call' || item?.type === 'file_search_call';
+
+/** An item still in progress, with the fate of the response it is in. */
+function settle(item: OutputItem, status: Exclude<ItemStatus, 'in_progress'>): OutputItem {
+  return isHostedCall(item) ? endHostedCall(item, status) : ({ ...item, status } as OutputItem);
+}
 
 /**
  * The response being built from one run: its output items, usage and sequence numbers. The
@@ -195,7 +205,7 @@ export class ResponseDraft {
   /** The response object as it stands; items still open are marked with the response's fate. */
   snapshot(status: ResponseStatus, incompleteReason?: string): ResponseObject {
     const settled = status !== 'in_progress' && status !== 'queued';
-    const itemStatus: ItemStatus = status === 'completed' ? 'completed' : 'incomplete';
+    const itemStatus = status === 'completed' ? 'completed' : 'incomplete';
     const { meta } = this;
     return {
       id: meta.id,
@@ -207,9 +217,7 @@ export class ResponseDraft {
       incomplete_details: status === 'incomplete' || status === 'cancelled' ? { reason: incompleteReason ?? 'interrupted' } : null,
       instructions: meta.instructions,
       model: meta.model,
-      output: this.#items.map((item) =>
-        settled && 'status' in item && item.status === 'in_progress' ? { ...item, status: itemStatus } : item,
-      ),
+      output: this.#items.map((item) => (settled && 'status' in item && item.status === 'in_progress' ? settle(item, itemStatus) : item)),
       previous_response_id: meta.previousResponseId,
       conversation: meta.conversation ? { id: meta.conversation } : null,
       store: meta.store,
@@ -330,6 +338,8 @@ export class ResponseDraft {
   }
 
   #startServerCall({ callId, name, arguments: args, origin }: AgentEventOf<'tool_start'>): ResponseStreamEvent[] {
+    const hosted = this.meta.hostedCalls?.[name];
+    if (hosted) return this.#startHostedCall(callId, hosted, args);
     const item: McpCallItem = {
       id: this.#newId('mcp'),
       type: 'mcp_call',
@@ -353,11 +363,31 @@ export class ResponseDraft {
     ];
   }
 
+  /** A call of the server tool standing in for a hosted one, reported as the hosted call's item and events. */
+  #startHostedCall(callId: string, type: HostedCallItem['type'], args: string): ResponseStreamEvent[] {
+    const added = this.#add(startHostedCall(type, this.#newId(HOSTED_CALL_ID_PREFIX[type]), args));
+    this.#serverCalls.set(callId, added.output_index);
+    const where = { item_id: added.item.id, output_index: added.output_index };
+    return [
+      this.event('response.output_item.added', added),
+      this.event(`response.${type}.in_progress`, where),
+      this.event(`response.${type}.searching`, where),
+    ];
+  }
+
   #endServerCall({ callId, result, error }: AgentEventOf<'tool_end'>): ResponseStreamEvent[] {
     const index = this.#serverCalls.get(callId);
     if (index === undefined) return [];
     this.#serverCalls.delete(callId);
     const failed = error !== undefined;
+    const current = this.#items[index];
+    if (isHostedCall(current)) {
+      const item = endHostedCall(current, failed ? 'failed' : 'completed');
+      this.#items[index] = item;
+      // OpenAI has no event for a failed search: the item's status says it.
+      const completed = failed ? [] : [this.event(`response.${item.type}.completed`, { item_id: item.id, output_index: index })];
+      return [...completed, this.event('response.output_item.done', { output_index: index, item })];
+    }
     const item: McpCallItem = {
       ...(this.#items[index] as McpCallItem),
       status: failed ? 'failed' : 'completed',
@@ -376,7 +406,7 @@ export class ResponseDraft {
     const indexes = [...this.#serverCalls.values()];
     this.#serverCalls.clear();
     return indexes.map((index) => {
-      const item: McpCallItem = { ...(this.#items[index] as McpCallItem), status: 'incomplete' };
+      const item = settle(this.#items[index]!, 'incomplete');
       this.#items[index] = item;
       return this.event('response.output_item.done', { output_index: index, item });
     });

@@ -11,6 +11,7 @@ import { followedResponse } from './followedResponse.js';
 import { respondResponse } from './respondResponse.js';
 import { replayResponse } from './replayResponse.js';
 import { parseResponseRequest } from './responseRequest.js';
+import { hostedToolsOf } from './hostedToolPlacement.js';
 import type { ResponsesContext } from './responsesContext.js';
 import { createResponseTurn } from './responseTurn.js';
 import { startBackgroundResponse } from './startBackgroundResponse.js';
@@ -28,7 +29,7 @@ const IGNORED_TOOLS_HEADER = 'x-rxgate-ignored-tools';
  */
 export function createResponseRoute(context: ResponsesContext): RouteHandler {
   return async (req, res) => {
-    const request = parseResponseRequest(req.body, context.hostedTools);
+    const request = parseResponseRequest(req.body, hostedToolsOf(context));
     const { principal, trace, logger } = localsOf(res);
     if (request.ignoredTools.length > 0) {
       res.setHeader(IGNORED_TOOLS_HEADER, request.ignoredTools.join(','));

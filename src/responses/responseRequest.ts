@@ -16,8 +16,9 @@ import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
 import { turnFields } from '../openai/parseInput.js';
 import { parseResponseInput, type InputItem } from '../openai/parseResponseInput.js';
-import type { ResponseEcho, ResponseTextFormat, ResponseTool, ResponseToolChoice } from '../openai/responseObject.js';
-import { placeResponseTools, refuseUnplacedTools, responseToolsSchema, type HostedToolsPolicy } from './responseTools.js';
+import type { HostedCallItem, ResponseEcho, ResponseTextFormat, ResponseTool, ResponseToolChoice } from '../openai/responseObject.js';
+import { placeResponseTools, refuseUnplacedTools, responseToolsSchema } from './responseTools.js';
+import type { HostedToolPlacement } from './hostedToolPlacement.js';
 
 const flag = (name: string) =>
   z
@@ -121,6 +122,8 @@ export interface ResponseRequest {
   readonly clientTools: readonly ClientTool[];
   /** The types of the hosted tools left out of the model's offer (`RXGATE_HOSTED_TOOLS=ignore`). */
   readonly ignoredTools: readonly string[];
+  /** The server tools standing in for the request's hosted tools (`RXGATE_HOSTED_TOOLS_MAP`): the call item each is reported as. */
+  readonly hostedCalls: Readonly<Record<string, HostedCallItem['type']>>;
   readonly toolChoice: ToolChoice | undefined;
   readonly parallelToolCalls: boolean | undefined;
   /** The options to forward to the model, under their Chat Completions names. */
@@ -185,17 +188,17 @@ function toEcho(parsed: Parsed, tools: readonly ResponseTool[]): ResponseEcho {
  * every OpenAI-compatible server reads), `temperature`, `top_p`, `reasoning.effort`, `text.verbosity`
  * and `user` go to the model as Chat Completions options.
  */
-export function parseResponseRequest(body: unknown, hostedTools: HostedToolsPolicy): ResponseRequest {
+export function parseResponseRequest(body: unknown, hosted: HostedToolPlacement): ResponseRequest {
   assertObjectBody(body);
   refuseUnsupported(body);
-  refuseUnplacedTools(body.tools, hostedTools);
+  refuseUnplacedTools(body.tools, hosted);
   const parsed = responseRequestSchema.safeParse(body);
   if (!parsed.success) throw invalidRequest(parsed.error, body);
   const { model, input, instructions, previous_response_id, store, stream, background, tools, tool_choice, parallel_tool_calls } =
     parsed.data;
   const { conversation, truncation } = parsed.data;
   const { text, reasoning, max_output_tokens, temperature, top_p, user, prompt_cache_key, prompt_cache_retention } = parsed.data;
-  const placed = placeResponseTools(tools ?? []);
+  const placed = placeResponseTools(tools ?? [], hosted);
   const request: ResponseRequest = {
     model,
     input: parseResponseInput(input, body),
@@ -208,6 +211,7 @@ export function parseResponseRequest(body: unknown, hostedTools: HostedToolsPoli
     background: background ?? false,
     clientTools: placed.clientTools,
     ignoredTools: placed.ignored,
+    hostedCalls: placed.hostedCalls,
     toolChoice:
       typeof tool_choice === 'object' && tool_choice
         ? { type: 'function', function: { name: tool_choice.name } }

@@ -1,15 +1,14 @@
 import { z } from 'zod';
+import type { MappableHostedTool } from '../config.js';
 import type { ClientTool } from '../agent/agent.js';
 import { boundSchema } from '../openai/boundSchema.js';
 import { EXECUTED_TOOL_TYPES, executedToolOffer, isExecutedToolType, type ExecutedToolType } from '../openai/executedToolCalls.js';
 import { MAX_TEXT_CHARS } from '../openai/limits.js';
 import { definedFields, functionName, jsonSchema } from '../openai/modelOptionFields.js';
-import type { ResponseCustomTool, ResponseFunctionTool, ResponseTool } from '../openai/responseObject.js';
+import type { HostedCallItem, ResponseCustomTool, ResponseFunctionTool, ResponseTool } from '../openai/responseObject.js';
+import type { HostedToolPlacement } from './hostedToolPlacement.js';
 import { RequestError } from '../errors/RequestError.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
-
-/** `RXGATE_HOSTED_TOOLS`: what a request's hosted tools (which rxgate cannot run) get. */
-export type HostedToolsPolicy = 'ignore' | 'refuse';
 
 /** The Responses API's tools that OpenAI runs on its side; rxgate has none of them. */
 const HOSTED_TOOLS = [
@@ -96,6 +95,8 @@ export interface ResponseTools {
   readonly echo: ResponseTool[];
   /** The hosted tools' types left out of the offer, in request order, once each. */
   readonly ignored: string[];
+  /** The server tools standing in for hosted ones, by name: the call item each is reported as. */
+  readonly hostedCalls: Record<string, HostedCallItem['type']>;
 }
 
 /** The one parameter a custom tool's stand-in function takes: the free-form text. */
@@ -141,15 +142,15 @@ function toEchoTool(tool: Extract<OfferedTool, { type: 'function' | 'custom' }>)
   };
 }
 
-/** Refuses, before parsing, the hosted tools under `RXGATE_HOSTED_TOOLS=refuse`. */
-export function refuseUnplacedTools(tools: unknown, hostedTools: HostedToolsPolicy): void {
-  if (!Array.isArray(tools) || hostedTools !== 'refuse') return;
+/** Refuses, before parsing, the hosted tools under `RXGATE_HOSTED_TOOLS=refuse` that no server tool stands in for. */
+export function refuseUnplacedTools(tools: unknown, hosted: HostedToolPlacement): void {
+  if (!Array.isArray(tools) || hosted.policy !== 'refuse') return;
   for (const [index, tool] of tools.entries()) {
     const type = typeof tool === 'object' && tool !== null ? (tool as { type?: unknown }).type : undefined;
-    if (typeof type === 'string' && HOSTED_TOOL_TYPES.has(type)) {
+    if (typeof type === 'string' && HOSTED_TOOL_TYPES.has(type) && !hosted.standInFor(type)) {
       throw unsupportedParameter(
         `tools[${index}].type`,
-        `rxgate cannot run the hosted tool '${type}' (RXGATE_HOSTED_TOOLS=refuse); leave it out, or have the operator set RXGATE_HOSTED_TOOLS=ignore`,
+        `rxgate cannot run the hosted tool '${type}' (RXGATE_HOSTED_TOOLS=refuse); leave it out, or have the operator set RXGATE_HOSTED_TOOLS=ignore or map it to a server tool (RXGATE_HOSTED_TOOLS_MAP)`,
       );
     }
   }
@@ -161,13 +162,16 @@ const offeredName = (tool: OfferedTool): string => ('name' in tool ? tool.name :
 /**
  * The tools a Responses request sends, placed: function and custom tools, the members of
  * namespaces and the client-executed tools offered to the model under their own names (two with
- * one name are a 400: a call could not say which it is), hosted tools left out and listed.
+ * one name are a 400: a call could not say which it is); hosted tools a server tool stands in
+ * for echoed, its calls reported as theirs; the other hosted tools left out and listed.
  */
-export function placeResponseTools(tools: readonly ParsedTool[]): ResponseTools {
+export function placeResponseTools(tools: readonly ParsedTool[], hosted: HostedToolPlacement): ResponseTools {
   const offered: OfferedTool[] = [];
   const echo: ResponseTool[] = [];
   const ignored = new Set<string>();
+  const hostedCalls: Record<string, HostedCallItem['type']> = {};
   for (const tool of tools) {
+    const standIn = hosted.standInFor(tool.type);
     if (tool.type === 'namespace') {
       offered.push(...tool.tools);
       echo.push({ type: 'namespace', name: tool.name, description: tool.description, tools: tool.tools.map(toEchoTool) });
@@ -177,6 +181,9 @@ export function placeResponseTools(tools: readonly ParsedTool[]): ResponseTools 
     } else if (tool.type === 'function' || tool.type === 'custom') {
       offered.push(tool);
       echo.push(toEchoTool(tool));
+    } else if (standIn) {
+      hostedCalls[standIn.tool] = standIn.item;
+      echo.push({ type: tool.type as MappableHostedTool });
     } else ignored.add(tool.type);
   }
   const names = new Set<string>();
@@ -192,5 +199,5 @@ export function placeResponseTools(tools: readonly ParsedTool[]): ResponseTools 
     }
     names.add(name);
   }
-  return { clientTools: offered.map(toClientTool), echo, ignored: [...ignored] };
+  return { clientTools: offered.map(toClientTool), echo, ignored: [...ignored], hostedCalls };
 }

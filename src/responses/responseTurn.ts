@@ -90,6 +90,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
     store: request.store,
     background: request.background,
     echo: request.echo,
+    hostedCalls: request.hostedCalls,
   });
   const draft = new ResponseDraft(meta);
   const system: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];

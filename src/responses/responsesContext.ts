@@ -2,7 +2,7 @@ import type { ResponseStreamEvent } from '../openai/responseObject.js';
 import type { ProtocolOperators } from '../pipeline/protocolOperators.js';
 import type { DetachedContext } from '../detached/detachedContext.js';
 import type { ServingContext } from '../serving/servingContext.js';
-import type { HostedToolsPolicy } from './responseTools.js';
+import type { HostedToolsMap, HostedToolsPolicy } from './hostedToolPlacement.js';
 import type { OpenConversation } from '../openai/heldConversation.js';
 
 /** What the Responses API routes share. */
@@ -13,6 +13,8 @@ export interface ResponsesContext extends ServingContext, DetachedContext {
   readonly idempotencyTtlMs: number;
   /** `RXGATE_HOSTED_TOOLS`: what a request's hosted tools get. */
   readonly hostedTools: HostedToolsPolicy;
+  /** `RXGATE_HOSTED_TOOLS_MAP`: the server tools standing in for hosted ones. */
+  readonly hostedToolsMap: HostedToolsMap;
   /** Holds the conversation a request continues (`conversation`). */
   readonly openConversation: OpenConversation;
   /** User operators for every response stream; each factory is called once per run. */

@@ -9,6 +9,7 @@ import type { Principal } from '../../principal.js';
 import type { Served } from '../../serving/served.js';
 import type { ReleaseSlot } from '../../store/KeyLimits.js';
 import { parseResponseRequest } from '../responseRequest.js';
+import { hostedToolsOf } from '../hostedToolPlacement.js';
 import type { ResponsesContext } from '../responsesContext.js';
 import { createResponseTurn } from '../responseTurn.js';
 import { saveOrLog } from '../saveOrLog.js';
@@ -148,7 +149,7 @@ export class ResponsesConnection {
   private async prepared({ data, isBinary }: ClientMessage): Promise<PreparedTurn> {
     const { context, principal, logger } = this;
     const event = parseClientEvent(data, isBinary);
-    const request = parseResponseRequest(event.body, context.hostedTools);
+    const request = parseResponseRequest(event.body, hostedToolsOf(context));
     if (request.conversation) {
       throw unsupportedParameter(
         'conversation',
