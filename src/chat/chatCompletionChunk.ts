@@ -11,14 +11,22 @@ export interface ChatUsage {
 
 /**
  * A piece of a client tool call: the first piece of each call has `id`, `type` and the function's
- * `name`; later ones only `index` and an `arguments` fragment.
+ * `name`; later ones only `index` and an `arguments` fragment. A custom tool's call has `custom`
+ * in place of `function`, its free-form `input` whole in its last piece.
  */
-export interface ChatToolCallDelta {
-  readonly index: number;
-  readonly id?: string;
-  readonly type?: 'function';
-  readonly function: { readonly name?: string; readonly arguments: string };
-}
+export type ChatToolCallDelta =
+  | {
+      readonly index: number;
+      readonly id?: string;
+      readonly type?: 'function';
+      readonly function: { readonly name?: string; readonly arguments: string };
+    }
+  | {
+      readonly index: number;
+      readonly id?: string;
+      readonly type?: 'custom';
+      readonly custom: { readonly name?: string; readonly input: string };
+    };
 
 export interface ChatDelta {
   readonly role?: 'assistant';
@@ -80,4 +88,6 @@ export interface ChatCompletionMeta {
   readonly includeUsage: boolean;
   /** Emit tool starts and ends as chunks with an `rxgate_tool` field. Default: false, tools are invisible. */
   readonly toolProgress?: boolean;
+  /** The client's custom tools, whose calls are `custom` tool calls. Default: none. */
+  readonly customTools?: ReadonlySet<string>;
 }

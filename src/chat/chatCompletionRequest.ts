@@ -4,6 +4,7 @@ import { RequestError } from '../errors/RequestError.js';
 import { assertObjectBody, invalidRequest } from '../errors/invalidRequest.js';
 import { unsupportedParameter } from '../errors/unsupportedParameter.js';
 import { boundSchema } from '../openai/boundSchema.js';
+import { customArguments, customToolOffer } from '../openai/customToolArguments.js';
 import { findUnsupportedChatParameter } from './findUnsupportedChatParameter.js';
 import { definedFields, functionName, jsonSchema, modelOptionFields } from '../openai/modelOptionFields.js';
 import { hasText } from '../agent/hasText.js';
@@ -25,11 +26,20 @@ const part = z.discriminatedUnion(
 const content = z.union([text, z.array(part).max(MAX_PARTS, `more than ${MAX_PARTS} content parts`)], {
   error: 'content must be a string or an array of content parts',
 });
-const toolCall = z.object({
+const functionCall = z.object({
   id: z.string(),
   type: z.literal('function'),
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
+// A custom tool's call, sent back with the history: the model gets the call of the function standing in for it.
+const customCall = z
+  .object({ id: z.string(), type: z.literal('custom'), custom: z.object({ name: z.string(), input: z.string() }) })
+  .transform(({ id, custom }) => ({
+    id,
+    type: 'function' as const,
+    function: { name: custom.name, arguments: customArguments(custom.input) },
+  }));
+const toolCall = z.discriminatedUnion('type', [functionCall, customCall], { error: 'a tool call must have type "function" or "custom"' });
 const message = z.discriminatedUnion(
   'role',
   [
@@ -40,9 +50,9 @@ const message = z.discriminatedUnion(
   { error: 'a message must be an object with role system, developer, user, assistant or tool' },
 );
 
-const clientTool = z
+const functionTool = z
   .object({
-    type: z.literal('function', { error: 'a tool must have type "function"' }),
+    type: z.literal('function'),
     function: z.object({
       name: functionName,
       description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).optional(),
@@ -57,12 +67,41 @@ const clientTool = z
       (tool) => `the parameters schema of tool '${tool.function.name}'`,
     ),
   );
+const customTool = z.object({
+  type: z.literal('custom'),
+  custom: z.object({
+    name: functionName,
+    description: z.string({ error: 'description must be a string' }).max(MAX_TEXT_CHARS).optional(),
+    format: z
+      .discriminatedUnion(
+        'type',
+        [
+          z.object({ type: z.literal('text') }),
+          z.object({
+            type: z.literal('grammar'),
+            grammar: z.object({ syntax: z.enum(['lark', 'regex']), definition: z.string().max(MAX_TEXT_CHARS) }),
+          }),
+        ],
+        { error: 'format must have type "text" or "grammar"' },
+      )
+      .optional(),
+  }),
+});
+const clientTool = z.discriminatedUnion('type', [functionTool, customTool], { error: 'a tool must have type "function" or "custom"' });
+const toolName = z.object({ name: z.string({ error: 'the tool name must be a string' }) });
 const toolChoice = z.union(
   [
     z.enum(['auto', 'none', 'required']),
-    z.object({ type: z.literal('function'), function: z.object({ name: z.string({ error: 'the function name must be a string' }) }) }),
+    z.object({ type: z.literal('function'), function: toolName }),
+    // A custom tool is chosen as the function standing in for it.
+    z
+      .object({ type: z.literal('custom'), custom: toolName })
+      .transform(({ custom }) => ({ type: 'function' as const, function: { name: custom.name } })),
   ],
-  { error: 'tool_choice must be "auto", "none", "required" or {"type": "function", "function": {"name": ...}}' },
+  {
+    error:
+      'tool_choice must be "auto", "none", "required", {"type": "function", "function": {"name": ...}} or {"type": "custom", "custom": {"name": ...}}',
+  },
 );
 const responseFormat = z.discriminatedUnion(
   'type',
@@ -119,10 +158,18 @@ export interface ChatCompletionRequest {
   /** rxgate's extension: tool starts and ends as chunks with an `rxgate_tool` field. */
   readonly includeToolProgress: boolean;
   readonly clientTools: readonly ClientTool[];
+  /** The names of the client's custom tools: their calls reach it as `custom` tool calls with the free-form `input`. */
+  readonly customTools: ReadonlySet<string>;
   readonly toolChoice: ToolChoice | undefined;
   readonly parallelToolCalls: boolean | undefined;
   /** The options to forward to the model, only those the client set. */
   readonly options: ModelOptions;
+}
+
+function toClientTool(tool: z.output<typeof clientTool>): ClientTool {
+  if (tool.type === 'function') return tool;
+  const { name, description, format } = tool.custom;
+  return customToolOffer(name, description, format?.type === 'grammar' ? format.grammar : undefined);
 }
 
 function parseWithSchema(body: Record<string, unknown>): z.output<typeof chatCompletionRequestSchema> {
@@ -158,7 +205,8 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
     stream: stream ?? false,
     includeUsage: stream_options?.include_usage ?? false,
     includeToolProgress: stream_options?.include_tool_progress ?? false,
-    clientTools: tools ?? [],
+    clientTools: (tools ?? []).map(toClientTool),
+    customTools: new Set((tools ?? []).flatMap((tool) => (tool.type === 'custom' ? [tool.custom.name] : []))),
     toolChoice: tool_choice ?? undefined,
     parallelToolCalls: parallel_tool_calls ?? undefined,
     options: definedFields(options) as ModelOptions,

@@ -49,7 +49,8 @@ export function chatCompletionsRoute(context: ChatCompletionsContext): RouteHand
     checkToolUse({ serverToolNames: agent.serverToolNames ?? [], ...request }, PARAMS);
     checkToolResults(request.messages, (index) => `messages[${index}].tool_call_id`);
     const key = readIdempotencyKey(req);
-    const meta = createChatCompletionMeta(request.model ?? context.defaultModel, request.includeUsage, request.includeToolProgress);
+    const created = createChatCompletionMeta(request.model ?? context.defaultModel, request.includeUsage, request.includeToolProgress);
+    const meta = request.customTools.size > 0 ? { ...created, customTools: request.customTools } : created;
     if (key === undefined) return serveChat(req, res, request, meta, context);
     return answerChatOnce(req, res, { key, id: meta.id, stream: request.stream }, context, (log, keep) =>
       serveChat(req, res, request, meta, context, { log, keep }),

@@ -23,24 +23,25 @@ const REFUSED: readonly (readonly [param: string, refuses: (value: unknown) => b
 ];
 
 const PART_TYPES_REFUSED = new Set(['input_audio', 'file']);
+const CLIENT_TOOL_TYPES = new Set(['function', 'custom']);
 
 /**
  * The first field of a chat completion request that rxgate knows but cannot honour: `n` above 1,
  * log probabilities, audio, predicted outputs, web search, the legacy `functions`, a tool that is
- * not a function, a content part that is neither text nor an image. Checked before the schema, so
+ * neither a function nor a custom tool, a content part that is neither text nor an image. Checked before the schema, so
  * that the answer is "unsupported", not "invalid".
  */
 export function findUnsupportedChatParameter(body: Record<string, unknown>): Unsupported | undefined {
   for (const [param, refuses, why] of REFUSED) if (refuses(body[param])) return { param, why };
   const tools = Array.isArray(body.tools) ? body.tools : [];
   for (const [index, tool] of tools.entries()) {
-    if (isObject(tool) && typeof tool.type === 'string' && tool.type !== 'function') {
-      return { param: `tools[${index}].type`, why: `rxgate passes through function tools only, not '${tool.type}'` };
+    if (isObject(tool) && typeof tool.type === 'string' && !CLIENT_TOOL_TYPES.has(tool.type)) {
+      return { param: `tools[${index}].type`, why: `rxgate passes through function and custom tools only, not '${tool.type}'` };
     }
   }
   const choice = body.tool_choice;
-  if (isObject(choice) && typeof choice.type === 'string' && choice.type !== 'function') {
-    return { param: 'tool_choice.type', why: `rxgate supports auto, none, required or one function, not '${choice.type}'` };
+  if (isObject(choice) && typeof choice.type === 'string' && !CLIENT_TOOL_TYPES.has(choice.type)) {
+    return { param: 'tool_choice.type', why: `rxgate supports auto, none, required or one function or custom tool, not '${choice.type}'` };
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
   for (const [index, message] of messages.entries()) {

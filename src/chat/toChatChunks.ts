@@ -1,17 +1,10 @@
 import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
-import type { AgentEventOf } from '../agent/agentEvent.js';
 import { ToolCallSequence } from '../agent/ToolCallSequence.js';
-import type {
-  ChatCompletionChunk,
-  ChatCompletionMeta,
-  ChatDelta,
-  ChatToolCallDelta,
-  ChatUsage,
-  RxgateToolProgress,
-} from './chatCompletionChunk.js';
+import type { ChatCompletionChunk, ChatCompletionMeta, ChatDelta, ChatUsage, RxgateToolProgress } from './chatCompletionChunk.js';
 import { Stage } from '../rx/Stage.js';
+import { CustomCallInputs, functionPiece } from './CustomCallInputs.js';
 
 export function toChatUsage(usage: Usage): ChatUsage {
   const { cachedInputTokens, reasoningTokens } = usage;
@@ -24,13 +17,6 @@ export function toChatUsage(usage: Usage): ChatUsage {
   };
 }
 
-/** A client tool call's piece as OpenAI streams it: id, type and name in the first piece of each call only. */
-function toToolCallDelta({ index, id, name, arguments: fragment }: AgentEventOf<'tool_call_delta'>): ChatToolCallDelta {
-  return id === undefined
-    ? { index, function: { arguments: fragment } }
-    : { index, id, type: 'function', function: { name: name ?? '', arguments: fragment } };
-}
-
 const USAGE_NULL = { usage: null };
 const NO_USAGE = {};
 
@@ -41,6 +27,8 @@ const NO_USAGE = {};
  */
 class ChatChunkEncoder extends Stage<AgentEvent, ChatCompletionChunk> {
   private readonly sequence = new ToolCallSequence();
+  /** Only when the client has custom tools: every other answer's calls are passed on piece by piece. */
+  private readonly customCalls: CustomCallInputs | undefined;
   private usage = ZERO_USAGE;
   private finished = false;
 
@@ -49,6 +37,7 @@ class ChatChunkEncoder extends Stage<AgentEvent, ChatCompletionChunk> {
     private readonly meta: ChatCompletionMeta,
   ) {
     super(destination);
+    this.customCalls = meta.customTools?.size ? new CustomCallInputs(meta.customTools) : undefined;
   }
 
   protected onNext(event: AgentEvent): void {
@@ -96,9 +85,10 @@ class ChatChunkEncoder extends Stage<AgentEvent, ChatCompletionChunk> {
 
   private releaseHeld(): void {
     for (const piece of this.sequence.release()) this.emit(piece);
+    for (const piece of this.customCalls?.close() ?? []) this.destination.next(this.chunk({ tool_calls: [piece] }));
   }
 
-  // One event makes at most one chunk: map and filter, no inner Observable per delta.
+  // One event makes at most one chunk (but a custom call's delta): map and filter, no inner Observable per delta.
   private encode(event: AgentEvent): ChatCompletionChunk | undefined {
     switch (event.type) {
       case 'text':
@@ -108,7 +98,10 @@ class ChatChunkEncoder extends Stage<AgentEvent, ChatCompletionChunk> {
       case 'refusal':
         return event.delta === '' ? undefined : this.chunk({ refusal: event.delta });
       case 'tool_call_delta':
-        return this.chunk({ tool_calls: [toToolCallDelta(event)] });
+        if (!this.customCalls) return this.chunk({ tool_calls: [functionPiece(event)] });
+        // A custom call's pieces are its own: none for most deltas, two where a call ends and the next begins.
+        for (const piece of this.customCalls.take(event)) this.destination.next(this.chunk({ tool_calls: [piece] }));
+        return undefined;
       case 'usage':
         this.usage = sumUsage(this.usage, event.usage);
         return undefined;
@@ -139,7 +132,9 @@ class ChatChunkEncoder extends Stage<AgentEvent, ChatCompletionChunk> {
  * the run's summed usage. A piece of a client tool call is a chunk with one `tool_calls` entry:
  * `index` as the agent numbered the client's calls, and `id`, `type` and the function's `name` in
  * the first piece of each call only; the pieces of parallel calls are put in sequence, one call
- * after the other (`sequenceToolCalls`), as OpenAI streams them. With `toolProgress`, each tool the
+ * after the other (`sequenceToolCalls`), as OpenAI streams them. A call of one of the client's
+ * custom tools (`meta.customTools`) is a `custom` tool call, its input whole in its last piece
+ * (`CustomCallInputs`). With `toolProgress`, each tool the
  * agent runs itself starts and ends with a chunk that has an empty delta and an `rxgate_tool`
  * field; without it, those tools leave no trace. A run that ends without a finish event finishes
  * with `stop`; a run that fails emits no finish chunk at all, so the error is never mistaken for a

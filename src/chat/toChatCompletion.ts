@@ -5,6 +5,7 @@ import { assembleToolCalls } from '../agent/assembleToolCalls.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import type { ChatCompletionMeta, ChatUsage } from './chatCompletionChunk.js';
 import { toChatUsage } from './toChatChunks.js';
+import { customInput } from '../openai/customToolArguments.js';
 
 /** The non-streaming `chat.completion` object. */
 export interface ChatCompletion {
@@ -22,13 +23,26 @@ export interface ChatCompletion {
         /** The model declining to answer, when it did. */
         readonly refusal?: string;
         readonly reasoning_content?: string;
-        readonly tool_calls?: readonly ToolCall[];
+        readonly tool_calls?: readonly (ToolCall | CustomToolCall)[];
       };
       readonly logprobs: null;
       readonly finish_reason: FinishReason;
     },
   ];
   readonly usage: ChatUsage;
+}
+
+/** A call of one of the client's custom tools, with the free-form input the model gave. */
+interface CustomToolCall {
+  readonly id: string;
+  readonly type: 'custom';
+  readonly custom: { readonly name: string; readonly input: string };
+}
+
+/** A call as the client's tool has it: a custom tool's with its input, a function's as it is. */
+function asClientCall(call: ToolCall, customTools: ReadonlySet<string> | undefined): ToolCall | CustomToolCall {
+  if (!customTools?.has(call.function.name)) return call;
+  return { id: call.id, type: 'custom', custom: { name: call.function.name, input: customInput(call.function.arguments) } };
 }
 
 /** What a run has said so far: one per subscription (made in `defer`), so it is filled in place, not copied per delta. */
@@ -65,8 +79,11 @@ function accumulate(answer: Answer, event: AgentEvent): Answer {
   return answer;
 }
 
-function toMessage({ content, reasoning, refusal, toolCallDeltas }: Answer): ChatCompletion['choices'][0]['message'] {
-  const toolCalls = assembleToolCalls(toolCallDeltas);
+function toMessage(
+  { content, reasoning, refusal, toolCallDeltas }: Answer,
+  customTools: ReadonlySet<string> | undefined,
+): ChatCompletion['choices'][0]['message'] {
+  const toolCalls = assembleToolCalls(toolCallDeltas).map((call) => asClientCall(call, customTools));
   return {
     role: 'assistant',
     content: content === '' && (toolCalls.length > 0 || refusal !== '') ? null : content,
@@ -105,7 +122,7 @@ export function toChatCompletion(meta: ChatCompletionMeta): OperatorFunction<Age
           choices: [
             {
               index: 0 as const,
-              message: toMessage(answer),
+              message: toMessage(answer, meta.customTools),
               logprobs: null,
               finish_reason: answer.finishReason ?? 'stop',
             },

@@ -4,6 +4,7 @@ import type { ClientTool } from '../agent/agent.js';
 import { boundSchema } from '../openai/boundSchema.js';
 import { EXECUTED_TOOL_TYPES, executedToolOffer, isExecutedToolType, type ExecutedToolType } from '../openai/executedToolCalls.js';
 import { MAX_TEXT_CHARS } from '../openai/limits.js';
+import { customToolOffer } from '../openai/customToolArguments.js';
 import { definedFields, functionName, jsonSchema } from '../openai/modelOptionFields.js';
 import type { HostedCallItem, ResponseCustomTool, ResponseFunctionTool, ResponseTool } from '../openai/responseObject.js';
 import type { HostedToolPlacement } from './hostedToolPlacement.js';
@@ -99,32 +100,10 @@ export interface ResponseTools {
   readonly hostedCalls: Record<string, HostedCallItem['type']>;
 }
 
-/** The one parameter a custom tool's stand-in function takes: the free-form text. */
-const CUSTOM_INPUT_SCHEMA = {
-  type: 'object',
-  properties: { input: { type: 'string', description: 'The tool input, as free-form text.' } },
-  required: ['input'],
-  additionalProperties: false,
-};
-
-function customDescription(tool: ResponseCustomTool): string | undefined {
-  const grammar =
-    tool.format?.type === 'grammar' ? `The input must match this ${tool.format.syntax} grammar:\n${tool.format.definition}` : '';
-  return [tool.description, grammar].filter(Boolean).join('\n\n') || undefined;
-}
-
 function toClientTool(tool: OfferedTool): ClientTool {
   if (tool.type !== 'function' && tool.type !== 'custom') return executedToolOffer(tool.type);
-  if (tool.type === 'custom') {
-    return {
-      type: 'function',
-      function: definedFields({
-        name: tool.name,
-        description: customDescription(tool),
-        parameters: CUSTOM_INPUT_SCHEMA,
-      }) as ClientTool['function'],
-    };
-  }
+  if (tool.type === 'custom')
+    return customToolOffer(tool.name, tool.description, tool.format?.type === 'grammar' ? tool.format : undefined);
   const { name, description, parameters, strict } = tool;
   return { type: 'function', function: definedFields({ name, description, parameters, strict }) as ClientTool['function'] };
 }

@@ -39,7 +39,7 @@ const CHAT_REFUSED: readonly [field: string, extra: Record<string, unknown>, par
   ['web_search_options', { web_search_options: {} }, 'web_search_options'],
   ['the legacy functions', { functions: [{ name: 'f', parameters: {} }] }, 'functions'],
   ['the legacy function_call', { function_call: 'auto' }, 'function_call'],
-  ['a custom tool', { tools: [WEATHER, { type: 'custom', custom: { name: 'c' } }] }, 'tools[1].type'],
+  ['a hosted tool', { tools: [WEATHER, { type: 'web_search' }] }, 'tools[1].type'],
   ['an allowed_tools tool_choice', { tools: [WEATHER], tool_choice: { type: 'allowed_tools', allowed_tools: {} } }, 'tool_choice.type'],
   [
     'an audio content part',
