@@ -85,6 +85,7 @@ export type AppConfig = Pick<Config, 'apiKey' | 'modelId' | 'keepaliveMs' | 'max
       | 'wsMaxConnections'
       | 'wsMaxAgeMs'
       | 'wsMaxCachedResponses'
+      | 'wsMaxQueuedEvents'
     >
   >;
 
@@ -296,6 +297,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     {
       ...responses,
       maxCachedResponses: config.wsMaxCachedResponses ?? DEFAULTS.wsMaxCachedResponses,
+      maxQueuedEvents: config.wsMaxQueuedEvents ?? DEFAULTS.wsMaxQueuedEvents,
       maxAgeMs: config.wsMaxAgeMs ?? DEFAULTS.wsMaxAgeMs,
       admit: admitSocketRun(models, keys ? { limits: keyLimits, metrics } : undefined),
     },

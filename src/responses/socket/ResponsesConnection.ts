@@ -1,6 +1,7 @@
 import { catchError, concatMap, EMPTY, finalize, NEVER, Observable } from 'rxjs';
 import type { RawData, WebSocket } from 'ws';
 import { ClientGoneError } from '../../errors/ClientGoneError.js';
+import { ConversationTooLargeError } from '../../errors/ConversationTooLargeError.js';
 import { SlowClientError } from '../../errors/SlowClientError.js';
 import { unsupportedParameter } from '../../errors/unsupportedParameter.js';
 import type { Logger } from '../../logger.js';
@@ -24,6 +25,8 @@ import { streamToSocket, type PreparedTurn } from './streamToSocket.js';
 export interface SocketContext extends ResponsesContext {
   /** `RXGATE_WS_MAX_CACHED_RESPONSES`. */
   readonly maxCachedResponses: number;
+  /** `RXGATE_WS_MAX_QUEUED_EVENTS`. */
+  readonly maxQueuedEvents: number;
   /** `RXGATE_WS_MAX_AGE_MS`. */
   readonly maxAgeMs: number;
   /** What a `response.create` goes through before it runs, as a `POST` does: the model known, the key's `rpm`, `models` and one of its `maxStreams` slots. */
@@ -39,6 +42,8 @@ interface ClientMessage {
 export const MAX_AGE_CLOSE = { code: 4000, reason: 'connection max age reached' } as const;
 /** A socket that failed in a way rxgate did not expect. */
 const INTERNAL_ERROR_CLOSE = 1011;
+/** The close code and reason of a connection that sent more than `RXGATE_WS_MAX_QUEUED_EVENTS` ahead: each waits with its whole body. */
+export const QUEUE_FULL_CLOSE = { code: 1008, reason: 'too many events waiting' } as const;
 
 /**
  * One Responses API WebSocket connection: its `response.create` events answered one at a time in
@@ -55,6 +60,8 @@ export class ResponsesConnection {
   readonly #sink: SocketSink;
   #answering = false;
   #expired = false;
+  /** Messages received and not yet being answered. */
+  #waiting = 0;
 
   constructor(
     private readonly socket: WebSocket,
@@ -80,7 +87,10 @@ export class ResponsesConnection {
       return () => socket.off('close', closed);
     });
     const messages$ = new Observable<ClientMessage>((subscriber) => {
-      const received = (data: RawData, isBinary: boolean) => subscriber.next({ data, isBinary });
+      const received = (data: RawData, isBinary: boolean) => {
+        if (++this.#waiting > this.context.maxQueuedEvents) return this.close(QUEUE_FULL_CLOSE.code, QUEUE_FULL_CLOSE.reason);
+        subscriber.next({ data, isBinary });
+      };
       socket.on('message', received);
       return () => socket.off('message', received);
     });
@@ -102,6 +112,7 @@ export class ResponsesConnection {
   }
 
   private answer(message: ClientMessage): Observable<never> {
+    this.#waiting--;
     this.#answering = true;
     return this.prepare(message).pipe(
       catchError((error: unknown) => {
@@ -162,14 +173,18 @@ export class ResponsesConnection {
     const release = await context.admit(principal, request.model ?? context.defaultModel);
     try {
       const previous = request.previousResponseId;
-      const history = previous === null ? undefined : this.#memory.recall(previous);
-      if (previous !== null && history === undefined) await assertResponseOwner(context.store, previous, principal, previous);
+      const remembered = previous === null ? undefined : this.#memory.recall(previous);
+      if (previous !== null && remembered === undefined) await assertResponseOwner(context.store, previous, principal, previous);
+      // A chain held in memory meets the bound a stored one meets (the store checks its own).
+      if (remembered && remembered.bytes > context.maxConversationBytes) {
+        throw new ConversationTooLargeError(previous!, remembered.bytes, context.maxConversationBytes);
+      }
       const turn = await createResponseTurn(request, context.store, {
         principal,
         defaultModel: context.defaultModel,
         serverToolNames: context.agent.serverToolNames ?? [],
         maxConversationBytes: context.maxConversationBytes,
-        history,
+        history: remembered?.messages,
       });
       await turn.save(turn.draft.snapshot('in_progress'));
       return { turn, generate: event.generate, release };

@@ -153,6 +153,43 @@ describe('the Responses API over WebSocket', () => {
     socket.ws.close();
   });
 
+  it('refuses a chain in the connection’s memory over RXGATE_MAX_CONVERSATION_BYTES as a stored one, and stays open', async () => {
+    const { upstream, gateway } = await gateways.start([answer('x'.repeat(600)), answer('Fresh start')], {}, { maxConversationBytes: 512 });
+    const socket = openResponsesSocket(gateway.url);
+    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Long answer, please', store: false });
+    const first = (await socket.untilTerminal()).at(-1) as { response: { id: string } };
+    socket.ws.send({
+      type: 'response.create',
+      model: 'rxgate-agent',
+      input: 'More',
+      store: false,
+      previous_response_id: first.response.id,
+    });
+    expect((await socket.untilTerminal())[0]).toMatchObject({
+      type: 'error',
+      code: 'conversation_too_large',
+      param: 'previous_response_id',
+      status: 400,
+      error: { message: expect.stringContaining('RXGATE_MAX_CONVERSATION_BYTES') },
+    });
+    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Hi', store: false });
+    expect((await socket.untilTerminal()).at(-1)!.type).toBe('response.completed');
+    socket.ws.close();
+    expect(upstream.requests).toHaveLength(2);
+  });
+
+  it('closes a connection that sends more than RXGATE_WS_MAX_QUEUED_EVENTS ahead with 1008, closing the upstream request', async () => {
+    const { upstream, gateway } = await gateways.start([endlessAnswer('tick ')], {}, { wsMaxQueuedEvents: 2 });
+    const socket = openResponsesSocket(gateway.url);
+    socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Go on forever' });
+    await socket.arrival('response.output_text.delta');
+    for (let i = 0; i < 3; i++) socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: `Then ${i}` });
+
+    expect(await socket.closed).toBe(1008);
+    expect((await (await upstream.request(0)).closed).finished).toBe(false);
+    await expect.poll(() => gateway.activeRuns.size).toBe(0);
+  });
+
   it('refuses background and an event it does not know by name, and goes on', async () => {
     const { gateway } = await gateways.start([answer('ok')]);
     const socket = openResponsesSocket(gateway.url);

@@ -12,7 +12,14 @@ describe('a WebSocket connection’s memory of its responses', () => {
     memory.remember('resp_3', said('three'));
 
     expect(memory.recall('resp_1')).toBeUndefined();
-    expect(memory.recall('resp_2')).toEqual(said('two'));
-    expect(memory.recall('resp_3')).toEqual(said('three'));
+    expect(memory.recall('resp_2')?.messages).toEqual(said('two'));
+    expect(memory.recall('resp_3')?.messages).toEqual(said('three'));
+  });
+
+  it('counts each conversation in the bytes of its JSON, as the conversation bound counts a stored one', () => {
+    const memory = new ConnectionMemory(2);
+    memory.remember('resp_1', said('naïve'));
+
+    expect(memory.recall('resp_1')?.bytes).toBe(Buffer.byteLength('[{"role":"user","content":"naïve"}]'));
   });
 });
