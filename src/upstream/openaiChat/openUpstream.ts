@@ -7,7 +7,7 @@ import type { UpstreamPost } from '../UpstreamPost.js';
 import { toUpstreamError } from './toUpstreamError.js';
 
 /** A post whose request is aborted by the run's signal or by a `RequestAbort` of the call's own. */
-export type OpenUpstreamPost = Omit<UpstreamPost, 'signal'> & { readonly signal: AbortSignal | RequestAbort };
+export type OpenUpstreamPost = Omit<UpstreamPost, 'signal' | 'kind'> & { readonly signal: AbortSignal | RequestAbort };
 
 const MAX_ERROR_BODY = 2000;
 
