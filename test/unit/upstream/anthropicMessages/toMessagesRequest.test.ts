@@ -144,4 +144,13 @@ describe('toMessagesRequest', () => {
     expect(toMessagesRequest({ model: 'm', messages: [], reasoning_effort: 'high', max_tokens: 1024 })).not.toHaveProperty('thinking');
     expect(toMessagesRequest({ model: 'm', messages: [], reasoning_effort: 'none' })).not.toHaveProperty('thinking');
   });
+
+  it('sends no thinking with tool results: the signed thinking block their tool_use turn began with is not in the chat history', () => {
+    const messages = [
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'weather', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 't1', content: 'sunny' },
+    ];
+    expect(toMessagesRequest({ model: 'm', messages, reasoning_effort: 'high', max_tokens: 32_000 })).not.toHaveProperty('thinking');
+  });
 });
