@@ -95,18 +95,16 @@ export function useRoutedGateway() {
     const entries = [];
     for (const [id, play] of Object.entries(plays)) {
       let url: string;
-      const kind = typeof play === 'object' && 'kind' in play ? play.kind : undefined;
+      const anthropic = typeof play === 'object' && 'kind' in play ? play : undefined;
       if (play === 'refused') url = await unusedBaseUrl();
       else {
         const upstream =
-          play === 'silent'
-            ? await createSilentUpstream()
-            : await createScriptedUpstream(typeof play === 'object' && 'kind' in play ? play.scripts : play);
+          play === 'silent' ? await createSilentUpstream() : await createScriptedUpstream('kind' in play ? play.scripts : play);
         open.push(upstream);
         upstreams[id] = upstream;
         url = upstream.baseUrl;
       }
-      entries.push({ id, ...(kind ? { kind } : {}), url, apiKey: `env:${ROUTED_KEY_ENV}`, timeouts });
+      entries.push({ id, ...(anthropic ? { kind: anthropic.kind } : {}), url, apiKey: `env:${ROUTED_KEY_ENV}`, timeouts });
     }
     const path = join(mkdtempSync(join(tmpdir(), 'rxgate-routes-')), 'routes.json');
     writeFileSync(path, JSON.stringify({ upstreams: entries, ...file }));
