@@ -19,7 +19,7 @@ const unavailable = new UpstreamError('bad_status', 'answered HTTP 503', 503);
 
 function upstream(id: string): Upstream {
   const timeouts = { connectMs: 1000, firstByteMs: 1000, firstContentMs: 5000, idleMs: 1000 };
-  return { id, url: `http://${id}/v1`, weight: 1, maxInFlight: 10, timeouts };
+  return { id, kind: 'openai', url: `http://${id}/v1`, weight: 1, maxInFlight: 10, timeouts };
 }
 
 /** `smart` goes to main then backup; main alone has one more try than the others. */

@@ -1,12 +1,17 @@
 import type { Dispatcher } from 'undici';
 import type { AbortNotice } from './AbortNotice.js';
 import type { UpstreamEndpoint } from './UpstreamEndpoint.js';
+import type { UpstreamKind } from './routes.js';
 
 /** One model call as an upstream kind is asked to make it: where, with which key and body, aborted by what. */
 export interface UpstreamPost {
+  /** The wire the upstream speaks; `body` is a chat completions body either way, which an `anthropic` upstream's call translates. */
+  readonly kind: UpstreamKind;
   readonly endpoint: UpstreamEndpoint;
   readonly apiKey?: string;
   readonly body: unknown;
+  /** The target's `maxOutputTokens`: Anthropic requires a `max_tokens`, and a body without one is given this. */
+  readonly maxOutputTokens?: number;
   /** The run's abort: an `AbortSignal`, or a run's `RunAbort`. */
   readonly signal: AbortNotice;
   /** Sent as `X-Request-Id`, so the upstream's logs line up with ours. */

@@ -6,12 +6,12 @@ import type { BreakerPolicy, Upstream } from './routes.js';
 /**
  * What rxgate knows of one upstream across calls: its breaker, its calls open now, its own
  * connection pool, whose timeouts are the upstream's connect, first-byte and idle ones, and where
- * its chat completions are posted.
+ * its model calls are posted: its chat completions, or its Messages for an `anthropic` one.
  */
 export class UpstreamState {
   readonly breaker: CircuitBreaker;
   readonly dispatcher: Agent;
-  readonly chatCompletions: UpstreamEndpoint;
+  readonly endpoint: UpstreamEndpoint;
   inFlight = 0;
 
   constructor(
@@ -22,7 +22,8 @@ export class UpstreamState {
     this.breaker = new CircuitBreaker(breaker, now);
     const { connectMs, firstByteMs, idleMs } = upstream.timeouts;
     this.dispatcher = new Agent({ connect: { timeout: connectMs }, headersTimeout: firstByteMs, bodyTimeout: idleMs });
-    this.chatCompletions = new UpstreamEndpoint(`${upstream.url.replace(/\/+$/, '')}/chat/completions`);
+    const path = upstream.kind === 'anthropic' ? 'messages' : 'chat/completions';
+    this.endpoint = new UpstreamEndpoint(`${upstream.url.replace(/\/+$/, '')}/${path}`);
   }
 
   get weight(): number {

@@ -96,9 +96,11 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
       const attempt$ = (traceHeaders?: Record<string, string>) =>
         options
           .open({
-            endpoint: state.chatCompletions,
+            kind: upstream.kind,
+            endpoint: state.endpoint,
             apiKey: upstream.apiKey,
             body: request.bodyFor(target),
+            maxOutputTokens: target.maxOutputTokens,
             signal: request.signal,
             requestId: request.requestId,
             onResponse: options.onResponse,
@@ -121,7 +123,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
                 ),
           );
       const { trace } = request;
-      return (trace ? traceAttempt(trace, info, state.chatCompletions.url, attempt$) : attempt$()).pipe(
+      return (trace ? traceAttempt(trace, info, state.endpoint.url, attempt$) : attempt$()).pipe(
         watchAttempt({ info, state, observer, callObserver: request.observer, tellCommit: severalUpstreams }),
       );
     });

@@ -9,7 +9,8 @@ import { UpstreamError } from '../errors/UpstreamError.js';
  */
 export type FailureAction = 'retry' | 'next_target' | 'context_fallback' | 'give_up';
 
-const CONTEXT_LENGTH = /context_length_exceeded|maximum context length|context window/i;
+// Anthropic says `prompt is too long: 208310 tokens > 200000 maximum`.
+const CONTEXT_LENGTH = /context_length_exceeded|maximum context length|context window|prompt is too long/i;
 
 /**
  * The one table of what each failure does, for chat, Responses and runs, streaming or not, and

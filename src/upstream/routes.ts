@@ -12,10 +12,17 @@ export interface UpstreamTimeouts {
   readonly totalMs?: number;
 }
 
-/** One OpenAI-compatible server and how rxgate talks to it. */
+/**
+ * The wire an upstream speaks: `openai`, OpenAI's chat completions (`{url}/chat/completions`, the key as
+ * `Authorization: Bearer`); `anthropic`, Anthropic's Messages API (`{url}/messages`, the key as `x-api-key`).
+ */
+export type UpstreamKind = 'openai' | 'anthropic';
+
+/** One model server and how rxgate talks to it. */
 export interface Upstream {
   readonly id: string;
-  /** The API root, ending in `/v1`. */
+  readonly kind: UpstreamKind;
+  /** The API root, ending in `/v1`, for either kind (`https://api.anthropic.com/v1`). */
   readonly url: string;
   /** The key itself, read from the variable the routes file names; never logged. */
   readonly apiKey?: string;

@@ -14,6 +14,7 @@ const timeouts = z.strictObject({
 
 const upstream = z.strictObject({
   id: name,
+  kind: z.enum(['openai', 'anthropic']).default('openai'),
   url: upstreamUrl,
   /** `env:NAME`: a key is never written in the file. */
   apiKey: z

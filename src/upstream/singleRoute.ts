@@ -13,7 +13,9 @@ export interface SingleRouteOptions {
  */
 export function singleRoute({ url, apiKey, model, timeouts }: SingleRouteOptions): Routes {
   return {
-    upstreams: new Map([['default', { id: 'default', url, apiKey, weight: 1, maxInFlight: Number.POSITIVE_INFINITY, timeouts }]]),
+    upstreams: new Map([
+      ['default', { id: 'default', kind: 'openai', url, apiKey, weight: 1, maxInFlight: Number.POSITIVE_INFINITY, timeouts }],
+    ]),
     models: new Map([
       ['*', { name: '*', targets: [{ upstream: 'default', model }], balance: 'ordered', fallbacks: [], contextWindowFallbacks: [] }],
     ]),

@@ -41,8 +41,12 @@ export async function createSilentUpstream(): Promise<SilentUpstream> {
   };
 }
 
-/** What an upstream of the test's routes file is: scripted answers, a server that never answers, or a port nobody listens on. */
-export type UpstreamPlay = readonly UpstreamScript[] | 'silent' | 'refused';
+/**
+ * What an upstream of the test's routes file is: scripted answers, a server that never answers, a port nobody listens on,
+ * or scripted answers of an upstream of `"kind": "anthropic"` (their steps Messages events, `anthropicWire`).
+ */
+export type UpstreamPlay =
+  readonly UpstreamScript[] | 'silent' | 'refused' | { readonly kind: 'anthropic'; readonly scripts: readonly UpstreamScript[] };
 
 export interface RoutedGateway {
   readonly gateway: TestApp;
@@ -68,7 +72,7 @@ export const SMART = {
 
 /** The API key every routed upstream is given, from the variable the routes file names. */
 export const ROUTED_KEY_ENV = 'RXGATE_TEST_ROUTED_KEY';
-const ROUTED_KEY = 'sk-routed-secret-5678';
+export const ROUTED_KEY = 'sk-routed-secret-5678';
 
 /**
  * The real app around the LLM agent over a real routes file (written to a temporary directory
@@ -91,14 +95,16 @@ export function useRoutedGateway() {
     const entries = [];
     for (const [id, play] of Object.entries(plays)) {
       let url: string;
+      const anthropic = typeof play === 'object' && 'kind' in play ? play : undefined;
       if (play === 'refused') url = await unusedBaseUrl();
       else {
-        const upstream = play === 'silent' ? await createSilentUpstream() : await createScriptedUpstream(play);
+        const upstream =
+          play === 'silent' ? await createSilentUpstream() : await createScriptedUpstream('kind' in play ? play.scripts : play);
         open.push(upstream);
         upstreams[id] = upstream;
         url = upstream.baseUrl;
       }
-      entries.push({ id, url, apiKey: `env:${ROUTED_KEY_ENV}`, timeouts });
+      entries.push({ id, ...(anthropic ? { kind: anthropic.kind } : {}), url, apiKey: `env:${ROUTED_KEY_ENV}`, timeouts });
     }
     const path = join(mkdtempSync(join(tmpdir(), 'rxgate-routes-')), 'routes.json');
     writeFileSync(path, JSON.stringify({ upstreams: entries, ...file }));

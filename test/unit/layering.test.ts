@@ -26,6 +26,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['agent/tools/mcp'],
   ['agent/tools'],
   ['agent'],
+  // The Messages wire reads its events with the chat wire's POST and SSE reader.
+  ['upstream/anthropicMessages'],
   ['upstream/openaiChat'],
   ['upstream'],
   ['tracing'],

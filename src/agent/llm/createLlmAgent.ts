@@ -18,6 +18,7 @@ import { continueAfterTurn } from './continueAfterTurn.js';
 import type { UpstreamPost } from '../../upstream/UpstreamPost.js';
 import { toTurnEvents, type TurnEnd, type TurnEvent } from './toTurnEvents.js';
 import { upstreamChunks } from '../../upstream/openaiChat/upstreamChunks.js';
+import { messagesChunks } from '../../upstream/anthropicMessages/messagesChunks.js';
 import { toUpstreamBody } from './toUpstreamBody.js';
 import { traceModelCall } from './traceModelCall.js';
 import { ApprovedAlways } from '../tools/ApprovedAlways.js';
@@ -62,7 +63,7 @@ export interface LlmAgentOptions {
   readonly scheduler?: SchedulerLike;
   /** Told the HTTP status of every upstream answer, 0 when there was none (metrics). */
   readonly onUpstreamResponse?: (status: number) => void;
-  /** Makes one upstream call, as the stream of its chunks. Default: `upstreamChunks` (HTTP). */
+  /** Makes one upstream call, as the stream of its chunks. Default: `upstreamChunks` (HTTP), `messagesChunks` for an `anthropic` upstream. */
   readonly upstreamChunks?: (post: UpstreamPost) => Observable<UpstreamChunk>;
   /** The most bytes the upstream may send without ending an SSE event (then `malformed_frame`). Default: `RXGATE_UPSTREAM_MAX_FRAME_BYTES`'s. */
   readonly maxFrameBytes?: number;
@@ -172,7 +173,9 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
   const logger = (options.logger ?? silentLogger).child({ agent: 'llm', ...(options.model ? { model: options.model } : {}) });
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULTS.upstreamMaxFrameBytes;
   const caller = createModelCaller(routes, {
-    open: options.upstreamChunks ?? ((post) => upstreamChunks(post, { maxFrameBytes })),
+    open:
+      options.upstreamChunks ??
+      ((post) => (post.kind === 'anthropic' ? messagesChunks(post, { maxFrameBytes }) : upstreamChunks(post, { maxFrameBytes }))),
     observer: options.attemptObserver,
     onResponse: options.onUpstreamResponse,
     scheduler,

@@ -7,7 +7,7 @@ import type { UpstreamPost } from '../UpstreamPost.js';
 import { toUpstreamError } from './toUpstreamError.js';
 
 /** A post whose request is aborted by the run's signal or by a `RequestAbort` of the call's own. */
-export type OpenUpstreamPost = Omit<UpstreamPost, 'signal'> & { readonly signal: AbortSignal | RequestAbort };
+export type OpenUpstreamPost = Omit<UpstreamPost, 'signal' | 'kind'> & { readonly signal: AbortSignal | RequestAbort };
 
 const MAX_ERROR_BODY = 2000;
 
@@ -59,22 +59,23 @@ async function errorDetail(response: UpstreamResponse, apiKey: string | undefine
   return { message: redactThenCut(message, [apiKey], 300) || '(no body)', upstreamCode };
 }
 
+/** The headers that carry an upstream's key, and any its wire requires besides (Anthropic's `anthropic-version`). */
+export type KeyHeaders = (apiKey: string | undefined) => Readonly<Record<string, string>>;
+
+/** OpenAI's: the key as `Authorization: Bearer`. */
+const bearer: KeyHeaders = (apiKey): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});
+
 /**
- * POSTs a streaming chat completion and returns the response once it is known to be a 2xx
- * `text/event-stream`; every other answer becomes an `UpstreamError` of its own kind.
+ * POSTs a streaming model call (a chat completion, with `keyHeaders` another wire's) and returns the
+ * response once it is known to be a 2xx `text/event-stream`; every other answer becomes an
+ * `UpstreamError` of its own kind. An error body's message is read from OpenAI's envelope and
+ * Anthropic's alike (`error.message`).
  */
-export async function openUpstream({
-  endpoint,
-  apiKey,
-  body,
-  signal,
-  requestId,
-  onResponse,
-  dispatcher,
-  traceHeaders,
-}: OpenUpstreamPost): Promise<UpstreamResponse> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+export async function openUpstream(
+  { endpoint, apiKey, body, signal, requestId, onResponse, dispatcher, traceHeaders }: OpenUpstreamPost,
+  keyHeaders: KeyHeaders = bearer,
+): Promise<UpstreamResponse> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream', ...keyHeaders(apiKey) };
   if (requestId) headers['x-request-id'] = requestId;
   // Outside the try: a body that cannot be serialised is this side's failure, never the upstream's.
   const json = JSON.stringify(body);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRoutes } from '../../../src/upstream/loadRoutes.js';
+import { UpstreamState } from '../../../src/upstream/UpstreamState.js';
 import { createAgentFor } from '../../../src/createAgentFor.js';
 import { loadConfig } from '../../../src/config.js';
 import { ConfigError } from '../../../src/errors/ConfigError.js';
@@ -72,6 +73,17 @@ describe('loadRoutes', () => {
     expect(routes.budget).toEqual({ deadlineMs: 90000, maxAttempts: 6 });
   });
 
+  it("reads an upstream's kind, openai unless it says anthropic, and posts to the endpoint of its kind", () => {
+    const file = example();
+    (file.upstreams as Record<string, unknown>[])[1]!.kind = 'anthropic';
+    const routes = loadRoutes(write(file), { MAIN_KEY: 'sk-main' }, TIMEOUTS);
+    expect(routes.upstreams.get('main')!.kind).toBe('openai');
+    expect(routes.upstreams.get('backup')!.kind).toBe('anthropic');
+    const endpoint = (id: string) => new UpstreamState(routes.upstreams.get(id)!, routes.breaker, () => 0).endpoint.url;
+    expect(endpoint('main')).toBe('http://127.0.0.1:8000/v1/chat/completions');
+    expect(endpoint('backup')).toBe('http://127.0.0.1:8001/v1/messages');
+  });
+
   it.each([
     ['an unknown key, named with its entry', ['upstreams', 1, 'wieght'], 2, 'upstreams[1] ("backup"): unknown key "wieght"'],
     ['an unknown key at the top', ['retries'], {}, '(the file): unknown key "retries"'],
@@ -89,6 +101,7 @@ describe('loadRoutes', () => {
     ],
     ['a cycle of fallbacks', ['models', 1, 'fallbacks'], ['smart'], 'run in a circle: smart -> fast -> smart'],
     ['a key written in the file', ['upstreams', 1, 'apiKey'], 'sk-live-123', 'upstreams[1] ("backup").apiKey: must be "env:NAME"'],
+    ['an unknown kind', ['upstreams', 1, 'kind'], 'gemini', 'upstreams[1] ("backup").kind'],
     ['a bad balance', ['models', 0, 'balance'], 'random', 'models[0] ("smart").balance'],
     ['a duplicate upstream id', ['upstreams', 1, 'id'], 'main', 'upstreams[1] ("main").id: another upstream already has this id'],
     [
