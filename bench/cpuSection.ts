@@ -31,6 +31,10 @@ const BY_INSTRUCTIONS = [
 ].join('');
 
 /** The CPU-per-request figure of BENCHMARKS.md (issue 26, goal 1: at most 2× the pipe floor). */
+/** Measured once, side by side with the build before (not re-measured by a run of the bench). */
+const ISSUES_45_46_SIDE_BY_SIDE =
+  "**The last pieces of issues 45 and 46, side by side** (2026-12-07). An upstream of kind `anthropic` (the upstream's SSE body read by `streamChunks` over each wire's `EventReader`, one call and one small object more a call), hosted tools mapped to server tools, Chat Completions custom tools and the WebSocket bounds, against the build before them (`npm run -s bench:compare -- eca1ec3 1500`): 1,097 against 1,094 µs of the gateway's CPU a request (+0.3 %, within what the same build reads against itself); added median latency 0.69 against 0.69 ms non-streaming and 0.68 against 0.70 streaming; 641,984 against 380,748 frames a second, a figure that swings by more than that between runs on this shared machine.";
+
 export function cpuSection(rows: readonly CpuRow[], plan: CpuPlan): string {
   const of = (target: string, mode: CpuRow['mode']) => rows.find((row) => row.target === target && row.mode === mode);
   const ratio = (target: string, mode: CpuRow['mode']) => {
@@ -58,5 +62,7 @@ export function cpuSection(rows: readonly CpuRow[], plan: CpuPlan): string {
     WHERE_IT_GOES,
     '',
     BY_INSTRUCTIONS,
+    '',
+    ISSUES_45_46_SIDE_BY_SIDE,
   ].join('\n');
 }
