@@ -172,7 +172,12 @@ export interface ResponseHostedTool {
 export type ResponseTool = ResponseFunctionTool | ResponseCustomTool | ResponseNamespaceTool | ResponseExecutedTool | ResponseHostedTool;
 
 export type ResponseToolChoice =
-  'auto' | 'none' | 'required' | { readonly type: 'function'; readonly name: string } | { readonly type: 'custom'; readonly name: string };
+  | 'auto'
+  | 'none'
+  | 'required'
+  | { readonly type: 'function'; readonly name: string }
+  | { readonly type: 'custom'; readonly name: string }
+  | { readonly type: MappableHostedTool };
 
 export type ResponseTextFormat =
   | { readonly type: 'text' }

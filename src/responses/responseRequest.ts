@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAPPABLE_HOSTED_TOOLS } from '../config.js';
 import type { ClientTool, ModelOptions, ResponseFormat, ToolChoice } from '../agent/agent.js';
 import { boundSchema } from '../openai/boundSchema.js';
 import { MAX_TEXT_CHARS } from '../openai/limits.js';
@@ -30,6 +31,8 @@ const toolChoice = z.union(
   [
     z.enum(['auto', 'none', 'required']),
     z.object({ type: z.enum(['function', 'custom']), name: z.string({ error: 'name must be a string' }) }),
+    // A hosted tool a server tool stands in for (RXGATE_HOSTED_TOOLS_MAP); any other is refused before.
+    z.object({ type: z.enum(MAPPABLE_HOSTED_TOOLS) }),
   ],
   { error: 'tool_choice must be "auto", "none", "required" or {"type": "function" or "custom", "name": ...}' },
 );
@@ -147,15 +150,23 @@ const REFUSED: readonly (readonly [param: string, refuses: (value: unknown) => b
   ['max_tool_calls', isSet, 'rxgate caps the model calls of a run with RXGATE_MAX_TOOL_ITERATIONS, not per request'],
 ];
 
-function refuseUnsupported(body: Record<string, unknown>): void {
+function refuseUnsupported(body: Record<string, unknown>, hosted: HostedToolPlacement): void {
   for (const [param, refuses, why] of REFUSED) if (refuses(body[param])) throw unsupportedParameter(param, why);
   const choice = body.tool_choice;
-  if (isObject(choice) && typeof choice.type === 'string' && choice.type !== 'function' && choice.type !== 'custom') {
+  if (!isObject(choice) || typeof choice.type !== 'string' || choice.type === 'function' || choice.type === 'custom') return;
+  if (!hosted.standInFor(choice.type)) {
     throw unsupportedParameter(
       'tool_choice.type',
-      `rxgate supports auto, none, required or one function or custom tool, not '${choice.type}'`,
+      `rxgate supports auto, none, required, one function or custom tool, or a hosted tool a server tool stands in for (RXGATE_HOSTED_TOOLS_MAP), not '${choice.type}'`,
     );
   }
+}
+
+/** The client's `tool_choice` over the functions the model is offered: a hosted tool's is its stand-in's. */
+function toToolChoice(choice: Parsed['tool_choice'], hosted: HostedToolPlacement): ToolChoice | undefined {
+  if (typeof choice !== 'object' || !choice) return choice ?? undefined;
+  const name = 'name' in choice ? choice.name : hosted.standInFor(choice.type)!.tool;
+  return { type: 'function', function: { name } };
 }
 
 function toResponseFormat(format: ResponseTextFormat | null | undefined): ResponseFormat | undefined {
@@ -190,7 +201,7 @@ function toEcho(parsed: Parsed, tools: readonly ResponseTool[]): ResponseEcho {
  */
 export function parseResponseRequest(body: unknown, hosted: HostedToolPlacement): ResponseRequest {
   assertObjectBody(body);
-  refuseUnsupported(body);
+  refuseUnsupported(body, hosted);
   refuseUnplacedTools(body.tools, hosted);
   const parsed = responseRequestSchema.safeParse(body);
   if (!parsed.success) throw invalidRequest(parsed.error, body);
@@ -212,10 +223,7 @@ export function parseResponseRequest(body: unknown, hosted: HostedToolPlacement)
     clientTools: placed.clientTools,
     ignoredTools: placed.ignored,
     hostedCalls: placed.hostedCalls,
-    toolChoice:
-      typeof tool_choice === 'object' && tool_choice
-        ? { type: 'function', function: { name: tool_choice.name } }
-        : (tool_choice ?? undefined),
+    toolChoice: toToolChoice(tool_choice, hosted),
     parallelToolCalls: parallel_tool_calls ?? undefined,
     options: definedFields({
       temperature,

@@ -99,6 +99,20 @@ describe('a hosted tool mapped to a server tool', () => {
     expect(events.map((event) => event.type)).not.toContain('response.web_search_call.completed');
   });
 
+  it('chooses the stand-in for a tool_choice of the hosted tool, and echoes the choice as sent', async () => {
+    const { upstream, gateway } = await gateways.start([lookup('rxjs'), answer('Found it.')], { tools: [webLookup] }, MAPPED);
+    const response = await clientFor(gateway.url).responses.create({
+      model: 'rxgate-agent',
+      input: 'Search it',
+      tools: [{ type: 'web_search' }],
+      tool_choice: { type: 'web_search' } as never,
+    });
+
+    expect(upstream.requests[0]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'web_lookup' } });
+    expect(upstream.requests[1]!.body.tool_choice).toBe('auto');
+    expect(response.tool_choice).toEqual({ type: 'web_search' });
+  });
+
   it('reports the server tool as an mcp_call when the request offers no web search', async () => {
     const { gateway } = await gateways.start([lookup('rxjs'), answer('Found it.')], { tools: [webLookup] }, MAPPED);
     const response = await clientFor(gateway.url).responses.create({ model: 'rxgate-agent', input: 'Search it' });
