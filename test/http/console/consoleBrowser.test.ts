@@ -193,7 +193,7 @@ describe('the console in Chromium', () => {
     await page.locator('.answer-text', { hasText: 'pencil' }).waitFor();
     await page.getByLabel('Steer this run').fill('use ink');
     await page.getByRole('button', { name: 'Steer' }).click();
-    await page.locator('.steer-status', { hasText: 'sent' }).waitFor();
+    await page.locator('.steer-status', { hasText: 'queued: it joins the run at its next model call' }).waitFor();
     steered.open();
     await page.locator('.message.assistant[data-state="completed"]').waitFor();
     expect(await page.locator('.steered').textContent()).toBe('steered: use ink');
