@@ -3,7 +3,7 @@ import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
 import { stopDetached } from '../detached/stopDetached.js';
 import { claimIdempotencyKey } from '../serving/claimIdempotencyKey.js';
-import { readIdempotencyKey } from '../serving/readIdempotencyKey.js';
+import { idempotencyKeyInUse, readIdempotencyKey } from '../serving/readIdempotencyKey.js';
 import { linkToSpan } from '../tracing/linkToSpan.js';
 import { localsOf } from '../serving/requestLocals.js';
 import type { RouteHandler } from '../serving/routeHandler.js';
@@ -29,11 +29,14 @@ export const createRunRoute =
   async (req, res) => {
     const locals = localsOf(res);
     const request = parseRunRequest(req.body);
-    const { id, replayed } = await claimIdempotencyKey(req, newRunId(), {
+    // Pending until the run has started: a duplicate meanwhile must not answer with a run that may never be made.
+    const { id, replayed, pending } = await claimIdempotencyKey(req, newRunId(), {
       idempotency: context.store.idempotency,
       owner: locals.principal.id,
       ttlMs: context.idempotencyTtlMs,
+      pending: true,
     });
+    if (pending && replayed) throw idempotencyKeyInUse('has not started its run yet (it is starting, or it is being refused)');
     if (replayed) {
       const stored = await context.store.runs.get<RunObject>(id);
       res
@@ -57,6 +60,13 @@ export const createRunRoute =
         return refused(error);
       },
     );
+    const key = readIdempotencyKey(req);
+    if (key !== undefined) {
+      // A settle the store refused leaves the record pending: duplicates are told to retry, never a run that is not there.
+      await context.store.idempotency
+        .settle(locals.principal.id, key, id)
+        .catch((error: unknown) => locals.logger.warn({ err: error, runId: id }, 'could not settle the Idempotency-Key of a started run'));
+    }
     locals.keepSlotUntil?.(run.ended);
     res.status(202).json({ run_id: run.id, status: run.snapshot().status });
   };

@@ -118,6 +118,27 @@ describe('Idempotency-Key on POST /v1/runs', () => {
     (await agent.started(1)).events.complete();
   });
 
+  it.each([
+    ['SQLite', async () => new SqliteStore({ dataDir: ':memory:' })],
+    ['Redis', async () => (await sharedRedisStores(1, closers))[0]!],
+  ])(
+    'gives thirty duplicates of a run refused before it started the refusal or a retry, never a run that was not made (%s)',
+    async (_name, storeOf) => {
+      const agent = new ManualAgent();
+      const { url } = await start(agent, await storeOf(), { maxConcurrentRuns: 1 });
+      await answerOf(await createRun(url, 'team-a', { input: 'busy' }));
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, async () => answerOf(await createRun(url, 'team-a', { input: 'hi' }, 'refused-all'))),
+      );
+
+      for (const answer of answers) {
+        expect([429, 409]).toContain(answer.status);
+        expect(answer.body.error!.code).toBe(answer.status === 429 ? 'too_many_runs' : 'idempotency_key_in_use');
+      }
+      (await agent.started(0)).events.complete();
+    },
+  );
+
   it('replays on another instance sharing the Redis', async () => {
     const agent = new ScriptedAgent([say('ok'), finish()]);
     const urls = await startTwoOnRedis(agent);
