@@ -1,35 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLlmAgent } from '../../../src/agent/llm/createLlmAgent.js';
-import { loadConfig } from '../../../src/config.js';
-import { startServer, type RunningServer } from '../../../src/http/startServer.js';
-import {
-  createScriptedUpstream,
-  frames,
-  type ScriptedUpstream,
-  type UpstreamScript,
-  type UpstreamStep,
-} from '../../support/scriptedUpstream.js';
+import { describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../../src/http/startServer.js';
+import { frames, type UpstreamScript, type UpstreamStep } from '../../support/scriptedUpstream.js';
+import { useStartedServer } from '../../support/startedServer.js';
 import { collect, openSocket } from './support/rawHttp.js';
 import { heapAfterGc } from '../../support/heapAfterGc.js';
 
 // Clients that do not play along: one that never reads, one that half-closes, and hundreds that
 // leave in the same millisecond. Each must cost bounded memory and stop its upstream.
 
-let upstream: ScriptedUpstream | undefined;
-let running: RunningServer | undefined;
-afterEach(async () => {
-  await running?.shutdown(0);
-  await upstream?.close();
-  running = undefined;
-  upstream = undefined;
-});
+const servers = useStartedServer();
 
-async function gateway(script: UpstreamScript, env: Record<string, string> = {}): Promise<RunningServer> {
-  upstream = await createScriptedUpstream([script]);
-  const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up', tools: [] });
-  running = await startServer({ agent, config: loadConfig({ RXGATE_PORT: '0', ...env }) });
-  return running;
-}
+const gateway = (script: UpstreamScript, env: Record<string, string> = {}): Promise<RunningServer> => servers.start([script], env);
 
 const STREAM_REQUEST = JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
 const rawPost = `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${STREAM_REQUEST.length}\r\n\r\n${STREAM_REQUEST}`;
@@ -56,7 +37,7 @@ describe('a client that never reads', () => {
     const socket = await openSocket(server.url);
     socket.pause();
     socket.write(rawPost);
-    const upstreamRequest = await upstream!.request(0);
+    const upstreamRequest = await servers.upstream!.request(0);
     const closed = await upstreamRequest.closed;
     const after = heapAfterGc();
     socket.destroy();
@@ -79,7 +60,7 @@ describe('a client that half-closes', () => {
     const answer = collect(socket, 3_000);
     socket.end(rawPost);
 
-    const closed = await (await upstream!.request(0)).closed;
+    const closed = await (await servers.upstream!.request(0)).closed;
     const { text } = await answer;
     expect(closed.finished).toBe(false);
     expect(text).not.toContain('"finish_reason":"stop"');
@@ -117,12 +98,12 @@ describe('hundreds of clients that leave in the same millisecond', () => {
         reader.releaseLock();
       }),
     );
-    expect(upstream!.requests).toHaveLength(clients);
+    expect(servers.upstream!.requests).toHaveLength(clients);
     expect(server.activeRuns.size).toBe(clients);
 
     const abortedAt = performance.now();
     controller.abort();
-    const closes = await Promise.all(upstream!.requests.map((request) => request.closed));
+    const closes = await Promise.all(servers.upstream!.requests.map((request) => request.closed));
     const latest = Math.max(...closes.map((close) => close.at)) - abortedAt;
 
     expect(closes.every((close) => !close.finished)).toBe(true);

@@ -1,15 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLlmAgent } from '../../../src/agent/llm/createLlmAgent.js';
-import { loadConfig } from '../../../src/config.js';
-import { startServer, type RunningServer } from '../../../src/http/startServer.js';
+import { describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../../src/http/startServer.js';
 import { dataFrames } from '../../support/readSse.js';
-import {
-  createScriptedUpstream,
-  frames,
-  unusedBaseUrl,
-  type ScriptedUpstream,
-  type UpstreamScript,
-} from '../../support/scriptedUpstream.js';
+import { frames, type UpstreamScript } from '../../support/scriptedUpstream.js';
+import { useStartedServer } from '../../support/startedServer.js';
 
 // Every way an upstream can fail, through the real HTTP app, streaming and not: the right status
 // or error frame, never a `finish_reason: "stop"` after a failure, and nothing left behind.
@@ -97,37 +90,16 @@ const FAULTS: readonly Fault[] = [
   },
 ];
 
-let upstream: ScriptedUpstream | undefined;
-let running: RunningServer | undefined;
-afterEach(async () => {
-  await running?.shutdown(0);
-  await upstream?.close();
-  running = undefined;
-  upstream = undefined;
-});
+const servers = useStartedServer();
 
 const timers = () => process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
 
-async function gatewayFor(fault: Fault): Promise<RunningServer> {
-  let baseUrl: string;
-  if (fault.script) {
-    upstream = await createScriptedUpstream([fault.script]);
-    baseUrl = upstream.baseUrl;
-  } else baseUrl = await unusedBaseUrl();
-  const agent = createLlmAgent({
-    baseUrl,
-    model: 'up',
-    tools: [],
-    firstTokenTimeoutMs: FIRST_TOKEN_TIMEOUT_MS,
-    requestTimeoutMs: REQUEST_TIMEOUT_MS,
-  });
-  running = await startServer({ agent, config: loadConfig({ RXGATE_PORT: '0' }) });
-  return running;
-}
+const gatewayFor = (fault: Fault): Promise<RunningServer> =>
+  servers.start(fault.script && [fault.script], {}, { firstTokenTimeoutMs: FIRST_TOKEN_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS });
 
 /** Nothing left behind: every upstream request's socket closed, no run registered, no timer of ours pending. */
 async function expectNothingLeft(server: RunningServer, timersBefore: number): Promise<void> {
-  for (const request of upstream?.requests ?? []) await request.closed;
+  for (const request of servers.upstream?.requests ?? []) await request.closed;
   await server.activeRuns.settled();
   expect(server.activeRuns.size).toBe(0);
   await expect.poll(() => timers()).toBeLessThanOrEqual(timersBefore);

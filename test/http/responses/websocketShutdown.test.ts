@@ -1,27 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLlmAgent } from '../../../src/agent/llm/createLlmAgent.js';
-import { loadConfig } from '../../../src/config.js';
-import { startServer, type RunningServer } from '../../../src/http/startServer.js';
+import { describe, expect, it } from 'vitest';
 import { openResponsesSocket } from '../../support/responsesSocket.js';
-import { createScriptedUpstream, endlessAnswer, type ScriptedUpstream } from '../../support/scriptedUpstream.js';
+import { endlessAnswer } from '../../support/scriptedUpstream.js';
+import { useStartedServer } from '../../support/startedServer.js';
 
 // Shutdown with a Responses WebSocket connection open: the response in flight ends with
 // response.incomplete, the upstream request is closed, the connection closes going away (1001).
 
-let upstream: ScriptedUpstream | undefined;
-let running: RunningServer | undefined;
-afterEach(async () => {
-  await running?.shutdown(0);
-  await upstream?.close();
-  running = undefined;
-  upstream = undefined;
-});
+const servers = useStartedServer();
 
 describe('shutdown with a WebSocket connection open', () => {
   it('ends its response as incomplete, closes the upstream, then closes the connection with 1001', async () => {
-    upstream = await createScriptedUpstream([endlessAnswer('tick ')]);
-    const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up', tools: [] });
-    running = await startServer({ agent, config: loadConfig({ RXGATE_PORT: '0' }) });
+    const running = await servers.start([endlessAnswer('tick ')]);
     const socket = openResponsesSocket(running.url);
     socket.ws.send({ type: 'response.create', model: 'rxgate-agent', input: 'Go on forever' });
     await socket.arrival('response.output_text.delta');
@@ -29,6 +18,6 @@ describe('shutdown with a WebSocket connection open', () => {
     await running.shutdown(0);
     expect(await socket.closed).toBe(1001);
     expect(socket.events.at(-1)).toMatchObject({ type: 'response.incomplete' });
-    expect((await (await upstream.request(0)).closed).finished).toBe(false);
+    expect((await (await servers.upstream!.request(0)).closed).finished).toBe(false);
   });
 });
