@@ -150,7 +150,6 @@ export function placeResponseTools(tools: readonly ParsedTool[], hosted: HostedT
   const ignored = new Set<string>();
   const hostedCalls: Record<string, HostedCallItem['type']> = {};
   for (const tool of tools) {
-    const standIn = hosted.standInFor(tool.type);
     if (tool.type === 'namespace') {
       offered.push(...tool.tools);
       echo.push({ type: 'namespace', name: tool.name, description: tool.description, tools: tool.tools.map(toEchoTool) });
@@ -160,10 +159,14 @@ export function placeResponseTools(tools: readonly ParsedTool[], hosted: HostedT
     } else if (tool.type === 'function' || tool.type === 'custom') {
       offered.push(tool);
       echo.push(toEchoTool(tool));
-    } else if (standIn) {
-      hostedCalls[standIn.tool] = standIn.item;
-      echo.push({ type: tool.type as MappableHostedTool });
-    } else ignored.add(tool.type);
+    } else {
+      const standIn = hosted.standInFor(tool.type);
+      if (!standIn) ignored.add(tool.type);
+      else {
+        hostedCalls[standIn.tool] = standIn.item;
+        echo.push({ type: tool.type as MappableHostedTool });
+      }
+    }
   }
   const names = new Set<string>();
   for (const name of offered.map(offeredName)) {

@@ -29,6 +29,7 @@ export const createRunRoute =
   async (req, res) => {
     const locals = localsOf(res);
     const request = parseRunRequest(req.body);
+    const key = readIdempotencyKey(req);
     // Pending until the run has started: a duplicate meanwhile must not answer with a run that may never be made.
     const { id, replayed, pending } = await claimIdempotencyKey(req, newRunId(), {
       idempotency: context.store.idempotency,
@@ -47,7 +48,6 @@ export const createRunRoute =
     }
     // A request refused before its run started (the conversation, the cap) keeps no key: the retry runs.
     const refused = async (error: unknown): Promise<never> => {
-      const key = readIdempotencyKey(req);
       if (key !== undefined) await context.store.idempotency.release(locals.principal.id, key, id).catch(() => undefined);
       throw error;
     };
@@ -60,7 +60,6 @@ export const createRunRoute =
         return refused(error);
       },
     );
-    const key = readIdempotencyKey(req);
     if (key !== undefined) {
       // A settle the store refused leaves the record pending: duplicates are told to retry, never a run that is not there.
       await context.store.idempotency

@@ -3,6 +3,7 @@ import type { ResponseInputItem, ResponseStreamEvent, Tool } from 'openai/resour
 import { describe, expect, it } from 'vitest';
 import { answer, toolCalls } from '../../support/scriptedUpstream.js';
 import { useLlmGateway } from '../../support/startLlmGateway.js';
+import { collectStream } from '../../support/collectStream.js';
 
 // The client's tools whose calls are items of their own, through the Responses API with the official
 // openai SDK: namespace members, custom tools, and the client-executed local_shell, shell and
@@ -17,12 +18,6 @@ interface OfferedFunction {
 
 const offeredNames = (body: Record<string, unknown>) =>
   (body.tools as OfferedFunction[]).map((tool) => tool.function.name).filter((name) => name !== 'current_time' && name !== 'calculator');
-
-async function collect(stream: AsyncIterable<ResponseStreamEvent>): Promise<ResponseStreamEvent[]> {
-  const events: ResponseStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
 
 const NAMESPACE: Tool = {
   type: 'namespace',
@@ -47,7 +42,7 @@ describe("the client's tools with call items of their own", () => {
     );
     const { upstream, gateway } = await gateways.start([calls, answer('Both done')]);
     const client = clientFor(gateway.url);
-    const events = await collect(
+    const events = await collectStream(
       await client.responses.create({ model: 'rxgate-agent', input: 'Go', tools: [NAMESPACE, PATCHER], stream: true }),
     );
     const done = events.flatMap((event) => (event.type === 'response.output_item.done' ? [event.item] : []));
@@ -107,7 +102,7 @@ describe("the client's tools with call items of their own", () => {
     const { upstream, gateway } = await gateways.start([calls, answer('All three ran')]);
     const client = clientFor(gateway.url);
     const tools: Tool[] = [{ type: 'shell' }, { type: 'local_shell' }, { type: 'apply_patch' }];
-    const events = await collect(await client.responses.create({ model: 'rxgate-agent', input: 'Work', tools, stream: true }));
+    const events = await collectStream(await client.responses.create({ model: 'rxgate-agent', input: 'Work', tools, stream: true }));
     const response = (events.at(-1) as Extract<ResponseStreamEvent, { type: 'response.completed' }>).response;
 
     expect(offeredNames((await upstream.request(0)).body)).toEqual(['shell', 'local_shell', 'apply_patch']);

@@ -1,5 +1,4 @@
 import OpenAI from 'openai';
-import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../../src/config.js';
@@ -7,6 +6,7 @@ import { ConfigError } from '../../../src/errors/ConfigError.js';
 import { defineTool } from '../../../src/agent/tools/tool.js';
 import { answer, toolCalls } from '../../support/scriptedUpstream.js';
 import { useLlmGateway } from '../../support/startLlmGateway.js';
+import { collectStream } from '../../support/collectStream.js';
 
 // RXGATE_HOSTED_TOOLS_MAP: a server tool standing in for OpenAI's hosted web search, run by the
 // LLM agent against a scripted upstream, its calls reported to the official openai SDK as web_search_call items.
@@ -28,17 +28,11 @@ const webLookup = defineTool({
 const lookup = (query: string) => toolCalls({ id: 'call_1', name: 'web_lookup', fragments: ['{"query":', JSON.stringify(query), '}'] });
 const MAPPED = { hostedToolsMap: loadConfig({ RXGATE_HOSTED_TOOLS_MAP: 'web_search=web_lookup' }).hostedToolsMap };
 
-async function collect(stream: AsyncIterable<ResponseStreamEvent>): Promise<ResponseStreamEvent[]> {
-  const events: ResponseStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
 describe('a hosted tool mapped to a server tool', () => {
   it('runs the server tool and reports its call as a web_search_call item with the web search events', async () => {
     const { upstream, gateway } = await gateways.start([lookup('rxjs marbles'), answer('Found it.')], { tools: [webLookup] }, MAPPED);
     const stream = clientFor(gateway.url).responses.stream({ model: 'rxgate-agent', input: 'Search it', tools: [{ type: 'web_search' }] });
-    const events = await collect(stream);
+    const events = await collectStream(stream);
     const response = await stream.finalResponse();
 
     expect(response.output).toEqual([
@@ -92,7 +86,7 @@ describe('a hosted tool mapped to a server tool', () => {
   it('reports a call that failed as a failed web_search_call, without a completed event', async () => {
     const { gateway } = await gateways.start([lookup('fail'), answer('No luck.')], { tools: [webLookup] }, MAPPED);
     const stream = clientFor(gateway.url).responses.stream({ model: 'rxgate-agent', input: 'Search', tools: [{ type: 'web_search' }] });
-    const events = await collect(stream);
+    const events = await collectStream(stream);
     const response = await stream.finalResponse();
 
     expect(response.output[0]).toMatchObject({ type: 'web_search_call', status: 'failed' });

@@ -1,8 +1,9 @@
 import OpenAI from 'openai';
-import type { FunctionTool, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { FunctionTool } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { answer, frames, parallelToolCalls, toolCalls, type UpstreamScript } from '../../support/scriptedUpstream.js';
 import { useLlmGateway } from '../../support/startLlmGateway.js';
+import { collectStream } from '../../support/collectStream.js';
 
 // The Responses API over the LLM agent and a scripted upstream, with the official openai SDK:
 // client function tools, their follow-up, item references, input items, echoed fields, reasoning,
@@ -30,12 +31,6 @@ const twoCalls = (): UpstreamScript =>
     { id: 'call_s', name: 'search', fragments: ['{"q":', '"news"}'] },
   );
 
-async function collect(stream: AsyncIterable<ResponseStreamEvent>): Promise<ResponseStreamEvent[]> {
-  const events: ResponseStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
 describe('client function tools through the Responses API', () => {
   it('ends a streamed response with function_call items, status completed, their arguments as delta and done events', async () => {
     const { upstream, gateway } = await gateways.start([twoCalls()]);
@@ -44,7 +39,7 @@ describe('client function tools through the Responses API', () => {
       input: 'Weather in Oslo, and news?',
       tools: [WEATHER, SEARCH],
     });
-    const events = await collect(stream);
+    const events = await collectStream(stream);
     const response = await stream.finalResponse();
 
     expect(response.status).toBe('completed');
@@ -214,7 +209,7 @@ describe('the agent tools and reasoning in the Responses API', () => {
   it('reports the tools the agent ran as mcp_call items, which the SDK stream reads without a function call', async () => {
     const { gateway } = await gateways.start([parallelToolCalls({ reasoning: 'Two tools.' }), answer('It is 42.')]);
     const stream = clientFor(gateway.url).responses.stream({ model: 'rxgate-agent', input: 'Time, and 6*7?' });
-    const events = await collect(stream);
+    const events = await collectStream(stream);
     const response = await stream.finalResponse();
 
     expect(response.output).toEqual([
@@ -397,7 +392,7 @@ describe('input items and references', () => {
       [undefined, 'content_filter'],
     ] as const) {
       const stream = client.responses.stream({ model: 'rxgate-agent', input: 'A story', max_output_tokens });
-      const events = await collect(stream);
+      const events = await collectStream(stream);
       const response = await stream.finalResponse();
       const cut = { type: 'message', status: 'incomplete', content: [{ type: 'output_text', text: 'Once upon' }] };
 
@@ -413,7 +408,7 @@ describe('input items and references', () => {
     const { gateway } = await gateways.start([filtered, filtered]);
     const client = clientFor(gateway.url);
     const response = await client.responses.create({ model: 'rxgate-agent', input: 'How do I…?' });
-    const events = await collect(await client.responses.create({ model: 'rxgate-agent', input: 'How do I…?', stream: true }));
+    const events = await collectStream(await client.responses.create({ model: 'rxgate-agent', input: 'How do I…?', stream: true }));
 
     expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output_text: 'Here is how' });
     expect(events.at(-1)).toMatchObject({
