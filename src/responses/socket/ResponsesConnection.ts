@@ -20,6 +20,7 @@ import { parseClientEvent } from './parseClientEvent.js';
 import { socketErrorEvent } from './socketErrorEvent.js';
 import { SocketSink } from './SocketSink.js';
 import { streamToSocket, type PreparedTurn } from './streamToSocket.js';
+import type { RememberedConversation } from './ConnectionMemory.js';
 
 /** What a Responses WebSocket connection needs beyond the Responses API's context. */
 export interface SocketContext extends ResponsesContext {
@@ -31,6 +32,11 @@ export interface SocketContext extends ResponsesContext {
   readonly maxAgeMs: number;
   /** What a `response.create` goes through before it runs, as a `POST` does: the model known, the key's `rpm`, `models` and one of its `maxStreams` slots. */
   readonly admit: (principal: Principal, model: string) => Promise<ReleaseSlot>;
+}
+
+/** A turn ready to run, and the remembered conversation it continues, if it does. */
+interface ConnectionTurn extends PreparedTurn {
+  readonly continued?: RememberedConversation;
 }
 
 interface ClientMessage {
@@ -121,7 +127,7 @@ export class ResponsesConnection {
       }),
       concatMap((prepared) =>
         streamToSocket(prepared, this.context, this.#sink, this.logger, (turn) =>
-          this.#memory.remember(turn.draft.meta.id, turn.conversation()),
+          this.#memory.remember(turn.draft.meta.id, turn.conversation(), prepared.continued),
         ).pipe(
           // A socket that is gone, behind or broken answers nothing more: what waits is dropped with it.
           catchError((error: unknown) => {
@@ -141,8 +147,8 @@ export class ResponsesConnection {
    * The turn a message asks for, stored `in_progress`; unsubscribed before it is ready (its socket
    * closed), it gives the key's slot back once it is, and is stored `incomplete`.
    */
-  private prepare(message: ClientMessage): Observable<PreparedTurn> {
-    return new Observable<PreparedTurn>((subscriber) => {
+  private prepare(message: ClientMessage): Observable<ConnectionTurn> {
+    return new Observable<ConnectionTurn>((subscriber) => {
       this.prepared(message).then(
         (prepared) => {
           if (subscriber.closed) {
@@ -157,7 +163,7 @@ export class ResponsesConnection {
     });
   }
 
-  private async prepared({ data, isBinary }: ClientMessage): Promise<PreparedTurn> {
+  private async prepared({ data, isBinary }: ClientMessage): Promise<ConnectionTurn> {
     const { context, principal, logger } = this;
     const event = parseClientEvent(data, isBinary);
     const request = parseResponseRequest(event.body, hostedToolsOf(context));
@@ -187,7 +193,7 @@ export class ResponsesConnection {
         history: remembered?.messages,
       });
       await turn.save(turn.draft.snapshot('in_progress'));
-      return { turn, generate: event.generate, release };
+      return { turn, generate: event.generate, release, continued: remembered };
     } catch (error) {
       release();
       throw error;

@@ -22,4 +22,15 @@ describe('a WebSocket connection’s memory of its responses', () => {
 
     expect(memory.recall('resp_1')?.bytes).toBe(Buffer.byteLength('[{"role":"user","content":"naïve"}]'));
   });
+
+  it('counts a conversation that continues a remembered one as its whole JSON, serialising only what it adds', () => {
+    const memory = new ConnectionMemory(4);
+    memory.remember('resp_1', said('one'));
+    const continued = [...said('one'), { role: 'assistant', content: 'two' }, ...said('thrëe')] as ChatMessage[];
+    memory.remember('resp_2', continued, memory.recall('resp_1'));
+    memory.remember('resp_3', continued, memory.recall('resp_2'));
+
+    expect(memory.recall('resp_2')?.bytes).toBe(Buffer.byteLength(JSON.stringify(continued)));
+    expect(memory.recall('resp_3')?.bytes).toBe(Buffer.byteLength(JSON.stringify(continued)));
+  });
 });
