@@ -15,6 +15,7 @@ import { keysCommand } from './http/keys/keysCommand.js';
 import { startServer } from './http/startServer.js';
 import { openConfiguredStore, type ConfiguredStore } from './store/configured/openConfiguredStore.js';
 import { startTracing } from './tracing/startTracing.js';
+import { watchPricesFile } from './money/watchPricesFile.js';
 
 async function openStore(config: Config, logger: Logger): Promise<ConfiguredStore> {
   try {
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
   const mcpServers = config.mcpConfig ? loadMcpConfig(config.mcpConfig) : [];
   const metrics = createMetrics();
   const mcp = startMcp(config, mcpServers, logger);
-  const agent = createAgentFor(config, logger, metrics, mcp);
+  const prices = config.pricesFile ? watchPricesFile(config.pricesFile, logger) : undefined;
+  const agent = createAgentFor(config, logger, metrics, mcp, prices && (() => prices.current()));
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
   const { store, coordinator, keyLimits, close: closeStore } = await openStore(config, logger);
@@ -103,7 +105,10 @@ async function main(): Promise<void> {
         },
       );
   };
-  process.on('SIGHUP', () => running.reloadKeys());
+  process.on('SIGHUP', () => {
+    running.reloadKeys();
+    prices?.reload();
+  });
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics/createMetrics.js';
+import type { PriceBook } from './money/PriceBook.js';
 import { upstreamTimeouts } from './upstream/upstreamTimeouts.js';
 
 function toolsOf(config: Config): Tool[] {
@@ -35,9 +36,15 @@ function combinedTools(builtIn: readonly Tool[], extra: ToolSource): ToolSource 
 /**
  * The agent the configuration asks for: the LLM agent when a routes file or an upstream is set, else the offline one.
  * `extraTools` (the MCP servers' tools) are offered on top of the built-in ones, as they are at
- * each model call: their list changes while the gateway runs.
+ * each model call: their list changes while the gateway runs. `prices` are `RXGATE_PRICES_FILE`'s as they are now.
  */
-export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics, extraTools?: ToolSource): Agent {
+export function createAgentFor(
+  config: Config,
+  logger: Logger,
+  metrics?: Metrics,
+  extraTools?: ToolSource,
+  prices?: () => PriceBook,
+): Agent {
   const tools = toolsOf(config);
   const requireApproval = approvalPolicy(config.requireApproval);
   const upstream = config.routesFile ? { routes: loadRoutes(config.routesFile, process.env, upstreamTimeouts(config)) } : undefined;
@@ -58,6 +65,7 @@ export function createAgentFor(config: Config, logger: Logger, metrics?: Metrics
     attemptObserver: metrics ? observeAttempts(metrics) : undefined,
     maxFrameBytes: config.upstreamMaxFrameBytes,
     requireApproval,
+    prices,
     logger,
     onUpstreamResponse: (status) => metrics?.upstreamRequests.inc({ status }),
   });

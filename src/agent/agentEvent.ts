@@ -15,6 +15,8 @@ export interface Usage {
   readonly cachedInputTokens?: number;
   /** Of the output tokens, those spent reasoning; absent when the upstream did not say. */
   readonly reasoningTokens?: number;
+  /** What the calls cost in USD, those without a price counted as nothing; absent when none had a price. */
+  readonly costUsd?: number;
 }
 
 /**

@@ -83,6 +83,7 @@ function serveChat(
     activeRuns,
     maxOutputChars,
     key: locals.principal.id,
+    model,
   });
   const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
   const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);

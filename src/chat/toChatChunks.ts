@@ -7,11 +7,12 @@ import { Stage } from '../rx/Stage.js';
 import { CustomCallInputs, functionPiece } from './CustomCallInputs.js';
 
 export function toChatUsage(usage: Usage): ChatUsage {
-  const { cachedInputTokens, reasoningTokens } = usage;
+  const { cachedInputTokens, reasoningTokens, costUsd } = usage;
   return {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.totalTokens,
+    ...(costUsd === undefined ? {} : { cost: costUsd }),
     ...(cachedInputTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: cachedInputTokens } }),
     ...(reasoningTokens === undefined ? {} : { completion_tokens_details: { reasoning_tokens: reasoningTokens } }),
   };

@@ -26,6 +26,8 @@ export interface DetachedRunSpec<S> {
   readonly kind: DetachedKind;
   /** The key id (principal id) it belongs to, which its tokens are counted for. */
   readonly owner: string;
+  /** The model name its request asked for, which its cost is counted for. */
+  readonly model: string;
   /** Stores its API object as it starts; its events begin once that is stored (a run the store cannot keep costs nothing). */
   saveStart(): Promise<void>;
   /** The run's events, as its log keeps them; called once its start is stored. Apply `lifecycle.record` to the agent's events. */
@@ -131,7 +133,7 @@ export class DetachedRuns {
   async start<S>(id: string, spec: DetachedRunSpec<S>): Promise<DetachedRun<S>> {
     const { activeRuns, store, metrics, logger, coordinator, maxOutputChars } = this.options;
     await coordinator.acquire(id);
-    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightRuns, activeRuns, maxOutputChars, key: spec.owner });
+    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightRuns, activeRuns, maxOutputChars, key: spec.owner, model: spec.model });
     const { cancellation } = lifecycle;
     let nextSeq = 0;
     let over = false;

@@ -72,6 +72,7 @@ function serveMessage(req: Request, res: Response, request: MessagesRequest, met
     activeRuns,
     maxOutputChars,
     key: locals.principal.id,
+    model: meta.model,
   });
   const { events, chunks } = instantiateOperators(context.operators, {
     cancellation: lifecycle.cancellation,

@@ -34,6 +34,18 @@ export function createMetrics() {
       labelNames: ['key', 'direction'] as const,
       registers,
     }),
+    costUsd: new Counter({
+      name: 'rxgate_cost_usd_total',
+      help: 'USD the priced model calls cost, by key id (`default` on a server without keys) and the model name the request asked for.',
+      labelNames: ['key', 'model'] as const,
+      registers,
+    }),
+    unpricedCalls: new Counter({
+      name: 'rxgate_unpriced_calls_total',
+      help: 'Model calls whose upstream model has no price (neither its route target nor RXGATE_PRICES_FILE has one), by upstream model.',
+      labelNames: ['model'] as const,
+      registers,
+    }),
     inFlightRuns: new Gauge({ name: 'rxgate_in_flight_runs', help: 'Background runs in progress.', registers }),
     requests: new Counter({
       name: 'rxgate_requests_total',

@@ -225,6 +225,8 @@ export interface ResponseUsage {
   readonly output_tokens: number;
   readonly output_tokens_details: { readonly reasoning_tokens: number };
   readonly total_tokens: number;
+  /** USD, as OpenRouter reports it: only when a model call of the response had a price. */
+  readonly cost?: number;
 }
 
 export interface ResponseObject extends ResponseEcho {

@@ -23,6 +23,7 @@ import {
   type ResponseMeta,
   type ResponseObject,
   type ResponseStatus,
+  type ResponseUsage,
   type ResponseStreamEvent,
 } from '../openai/responseObject.js';
 
@@ -535,12 +536,14 @@ export class ResponseDraft {
   }
 }
 
-export function toResponseUsage(usage: Usage) {
+export function toResponseUsage(usage: Usage): ResponseUsage {
+  const { costUsd } = usage;
   return {
     input_tokens: usage.inputTokens,
     input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.totalTokens,
+    ...(costUsd === undefined ? {} : { cost: costUsd }),
   };
 }

@@ -31,6 +31,7 @@ export async function startBackgroundResponse(
   const run = await detached.start<ResponseObject>(draft.meta.id, {
     kind: 'response',
     owner: turn.owner,
+    model: turn.agentRequest.model,
     saveStart: () => turn.save(draft.snapshot('queued')),
     events$: (lifecycle) => {
       const { events, chunks } = instantiateOperators(operators, {

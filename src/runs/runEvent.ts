@@ -5,6 +5,8 @@ export interface RunUsage {
   readonly input_tokens: number;
   readonly output_tokens: number;
   readonly total_tokens: number;
+  /** USD: only when a model call of the run had a price. */
+  readonly cost?: number;
 }
 
 export interface RunError {
@@ -71,5 +73,11 @@ export type RunEvent =
 export const TERMINAL_RUN_EVENTS: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
 export function toRunUsage(usage: Usage): RunUsage {
-  return { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
+  const { costUsd } = usage;
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens,
+    ...(costUsd === undefined ? {} : { cost: costUsd }),
+  };
 }

@@ -122,6 +122,7 @@ export async function startRun(
     : identity;
   const started = await detached.start<RunObject>(id, {
     owner,
+    model,
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() }), owner),
     events$: (lifecycle) => {

@@ -9,6 +9,7 @@ import type { Lifecycle } from './lifecycle.js';
 import { responseEnd$ } from './responseEnd.js';
 import { sendError } from './sendError.js';
 import { outcomeOfInterrupt, type Served } from './served.js';
+import { usdText } from '../money/usd.js';
 
 export interface ServeJsonOptions {
   readonly lifecycle: Lifecycle;
@@ -23,7 +24,8 @@ export interface ServeJsonOptions {
 }
 
 /**
- * Answers with the one value `answer$` comes to, as JSON; a failure is the HTTP error it maps to.
+ * Answers with the one value `answer$` comes to, as JSON, with `x-rxgate-cost` (USD) when a model
+ * call of the run had a price; a failure is the HTTP error it maps to.
  * A client that leaves while it waits interrupts the run exactly as a streaming client would; a
  * run the server ended (stop, shutdown) is a 503 that names the reason. Resolves, once answered,
  * to how it went.
@@ -44,8 +46,10 @@ export function serveJson(
   return new Promise<Served>((resolve) => {
     answer$.pipe(takeUntil(responseEnd$(res, lifecycle, metrics))).subscribe({
       next: (body) => {
-        const served: Served = { outcome: 'completed', usage: lifecycle.usage };
-        const answer: JsonAnswer = { status: 200, body };
+        const { usage } = lifecycle;
+        const served: Served = { outcome: 'completed', usage };
+        const cost = usage?.costUsd;
+        const answer: JsonAnswer = { status: 200, ...(cost === undefined ? {} : { headers: { 'x-rxgate-cost': usdText(cost) } }), body };
         if (beforeAnswer) answered = reply(answer, served);
         else {
           answered = Promise.resolve(served);

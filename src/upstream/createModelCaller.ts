@@ -13,6 +13,9 @@ import { carriesOutput } from './carriesOutput.js';
 import { failOverBeforeCommit } from './failOverBeforeCommit.js';
 import { traceAttempt } from './traceAttempt.js';
 import { watchAttempt } from './watchAttempt.js';
+import { priceUsage } from './priceUsage.js';
+import { PriceBook } from '../money/PriceBook.js';
+import type { CallCost } from '../money/CallCost.js';
 import { routeFor, type Routes, type Target } from './routes.js';
 import { UpstreamState } from './UpstreamState.js';
 
@@ -50,6 +53,8 @@ export interface ModelCallerOptions {
   readonly onResponse?: (status: number) => void;
   /** Times the waits and timeouts, and is the breakers' clock. Default: `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /** The prices of `RXGATE_PRICES_FILE` as they are now; a target's own `price` wins. Default: none. */
+  readonly prices?: () => PriceBook;
   /** Draws the jitter and the weighted order. Default: `Math.random`. */
   readonly random?: () => number;
 }
@@ -66,7 +71,7 @@ export interface ModelCallerOptions {
  * ```
  */
 export function createModelCaller(routes: Routes, options: ModelCallerOptions): ModelCaller {
-  const { observer, scheduler = asyncScheduler, random = Math.random } = options;
+  const { observer, scheduler = asyncScheduler, random = Math.random, prices = () => PriceBook.EMPTY } = options;
   const now = () => scheduler.now();
   // With one upstream there is no choice to tell of, and runs' event streams stay as they were before routes.
   const severalUpstreams = routes.upstreams.size > 1;
@@ -123,7 +128,14 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
                 ),
           );
       const { trace } = request;
+      // Priced as it is now: a prices file read again holds from the next attempt on.
+      const price = target.price ?? prices().priceOf(target.model);
+      const priced = (cost: CallCost) => {
+        observer?.attemptPriced?.(info, cost);
+        request.observer?.attemptPriced?.(info, cost);
+      };
       return (trace ? traceAttempt(trace, info, state.endpoint.url, attempt$) : attempt$()).pipe(
+        priceUsage(price, priced),
         watchAttempt({ info, state, observer, callObserver: request.observer, tellCommit: severalUpstreams }),
       );
     });

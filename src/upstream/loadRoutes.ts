@@ -1,39 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors/ConfigError.js';
+import { parseConfigJson } from '../errors/parseConfigJson.js';
 import type { Route, Routes, Upstream, UpstreamTimeouts } from './routes.js';
-import { routesFileSchema, type RoutesFile } from './routesFileSchema.js';
+import { routesFileSchema } from './routesFileSchema.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** `models[0].targets[1].upstream` -> `models[0] ("smart").targets[1].upstream`: the entry by its name as well. */
-function describePath(file: unknown, path: readonly PropertyKey[]): string {
-  let node = file as Record<PropertyKey, unknown> | undefined;
-  let text = '';
-  for (const key of path) {
-    text += typeof key === 'number' ? `[${key}]` : `${text === '' ? '' : '.'}${String(key)}`;
-    node = node?.[key] as Record<PropertyKey, unknown> | undefined;
-    const label = typeof key === 'number' ? (node?.id ?? node?.name) : undefined;
-    if (typeof label === 'string') text += ` ("${label}")`;
-  }
-  return text || '(the file)';
-}
-
-function parse(path: string, text: string): RoutesFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`RXGATE_ROUTES_FILE ${path}: not JSON (${(error as Error).message})`);
-  }
-  const parsed = routesFileSchema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
-    const keys =
-      issue.code === 'unrecognized_keys' ? `: unknown key ${issue.keys.map((key) => `"${key}"`).join(', ')}` : `: ${issue.message}`;
-    return `${describePath(json, issue.path)}${keys}`;
-  });
-  throw new ConfigError(`RXGATE_ROUTES_FILE ${path}:\n  ${problems.join('\n  ')}`);
-}
 
 /** A fallback chain that comes back to a route it started from would fail over forever. */
 function findCycle(models: ReadonlyMap<string, Route>): string[] | undefined {
@@ -71,7 +42,7 @@ export function loadRoutes(path: string, env: Env, defaults: UpstreamTimeouts): 
       `RXGATE_ROUTES_FILE ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
-  const file = parse(path, text);
+  const file = parseConfigJson('RXGATE_ROUTES_FILE', path, text, routesFileSchema);
   const problems: string[] = [];
   const upstreams = new Map<string, Upstream>();
   file.upstreams.forEach((entry, index) => {

@@ -1,3 +1,5 @@
+import type { Price } from '../money/price.js';
+
 /** How long an upstream may stay silent, phase by phase; none bounds a stream that keeps producing. */
 export interface UpstreamTimeouts {
   /** To open the TCP (and TLS) connection. */
@@ -39,6 +41,8 @@ export interface Target {
   readonly model: string;
   /** The most output tokens that model gives: a request for more (`max_tokens`) is lowered to it, not refused. */
   readonly maxOutputTokens?: number;
+  /** What its calls cost; wins over `RXGATE_PRICES_FILE`'s price of `model`. */
+  readonly price?: Price;
 }
 
 export type Balance = 'ordered' | 'weighted' | 'least-in-flight';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LONGEST_TIMER, upstreamUrl } from '../config.js';
+import { priceSchema } from '../money/price.js';
 
 const positiveInt = z.number().int().positive();
 const timerMs = positiveInt.max(...LONGEST_TIMER);
@@ -28,7 +29,9 @@ const upstream = z.strictObject({
 
 const route = z.strictObject({
   name,
-  targets: z.array(z.strictObject({ upstream: name, model: name, maxOutputTokens: positiveInt.optional() })).min(1),
+  targets: z
+    .array(z.strictObject({ upstream: name, model: name, maxOutputTokens: positiveInt.optional(), price: priceSchema.optional() }))
+    .min(1),
   balance: z.enum(['ordered', 'weighted', 'least-in-flight']).default('ordered'),
   fallbacks: z.array(name).default([]),
   contextWindowFallbacks: z.array(name).default([]),

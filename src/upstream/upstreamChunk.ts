@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CallCost } from '../money/CallCost.js';
 
 /** One tool-call fragment of a streamed delta; the first fragment of a call carries its id and name. */
 export interface UpstreamToolCallDelta {
@@ -29,9 +30,12 @@ export interface UpstreamChunk {
     readonly prompt_tokens?: number;
     readonly completion_tokens?: number;
     readonly total_tokens?: number;
-    readonly prompt_tokens_details?: { readonly cached_tokens?: number };
+    /** `cache_write_tokens` as OpenRouter names the input written to the cache (Anthropic's `cache_creation_input_tokens`). */
+    readonly prompt_tokens_details?: { readonly cached_tokens?: number; readonly cache_write_tokens?: number };
     readonly completion_tokens_details?: { readonly reasoning_tokens?: number };
   } | null;
+  /** What the model call cost, priced by rxgate on the usage chunk (`priceUsage`); never read from the upstream. */
+  readonly cost?: CallCost;
 }
 
 /** Absent or `null`, as upstreams send either for a field they have nothing for: `undefined` from here on. */
@@ -73,7 +77,7 @@ export const upstreamChunkSchema: z.ZodType<UpstreamChunk> = z.object({
       prompt_tokens: tokens,
       completion_tokens: tokens,
       total_tokens: tokens,
-      prompt_tokens_details: optional(z.object({ cached_tokens: tokens })),
+      prompt_tokens_details: optional(z.object({ cached_tokens: tokens, cache_write_tokens: tokens })),
       completion_tokens_details: optional(z.object({ reasoning_tokens: tokens })),
     }),
   ),

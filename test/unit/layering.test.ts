@@ -30,8 +30,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['upstream/anthropicMessages'],
   ['upstream/openaiChat'],
   ['upstream'],
-  ['tracing'],
-  ['health', 'metrics', 'config'],
+  ['tracing', 'money'],
+  ['health', 'metrics', 'config', 'watchConfigFile'],
   ['errors', 'logger', 'principal', 'rx', 'wire'],
 ];
 

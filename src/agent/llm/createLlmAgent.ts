@@ -1,3 +1,4 @@
+import type { PriceBook } from '../../money/PriceBook.js';
 import { asyncScheduler, concat, defer, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
 import { DEFAULTS } from '../../config.js';
 import { AgentError } from '../../errors/AgentError.js';
@@ -69,6 +70,8 @@ export interface LlmAgentOptions {
   readonly maxFrameBytes?: number;
   /** Characters of tool-call names and arguments one model call may send; past it the run ends as cut by length. Default: `RXGATE_MAX_OUTPUT_CHARS`'s. */
   readonly maxToolCallChars?: number;
+  /** The prices of `RXGATE_PRICES_FILE` as they are now (a route target's own `price` wins). Default: none, every call unpriced. */
+  readonly prices?: () => PriceBook;
   /** Which tools' calls wait for a person's approval. Default: those marked `requiresApproval`. */
   readonly requireApproval?: (tool: Tool) => boolean;
 }
@@ -178,6 +181,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
       ((post) => (post.kind === 'anthropic' ? messagesChunks(post, { maxFrameBytes }) : upstreamChunks(post, { maxFrameBytes }))),
     observer: options.attemptObserver,
     onResponse: options.onUpstreamResponse,
+    prices: options.prices,
     scheduler,
   });
   const source: ToolSource = Array.isArray(tools) ? { tools: () => tools } : (tools as ToolSource);

@@ -33,7 +33,7 @@ export interface TurnEventsOptions {
 
 type ToolCallDelta = AgentEventOf<'tool_call_delta'>;
 
-function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
+function toUsage(usage: NonNullable<UpstreamChunk['usage']>, cost: UpstreamChunk['cost']): Usage {
   const inputTokens = usage.prompt_tokens ?? 0;
   const outputTokens = usage.completion_tokens ?? 0;
   const cachedInputTokens = usage.prompt_tokens_details?.cached_tokens;
@@ -44,6 +44,7 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>): Usage {
     totalTokens: usage.total_tokens ?? inputTokens + outputTokens,
     ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
     ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
+    ...(cost?.priced ? { costUsd: cost.usd } : {}),
   };
 }
 
@@ -79,7 +80,7 @@ class TurnReader extends Stage<UpstreamChunk, TurnEvent> {
   // of every answer goes through: no branches, no inner Observable per chunk.
   protected onNext(chunk: UpstreamChunk): void {
     const { destination } = this;
-    if (chunk.usage) this.usage = toUsage(chunk.usage);
+    if (chunk.usage) this.usage = toUsage(chunk.usage, chunk.cost);
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta;

@@ -54,6 +54,7 @@ export function streamToSocket(
       activeRuns,
       maxOutputChars,
       key: turn.owner,
+      model: turn.agentRequest.model,
     });
     const save = saveOrLog(turn, logger);
     let settled = false;

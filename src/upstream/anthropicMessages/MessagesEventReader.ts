@@ -14,7 +14,8 @@ const tokens = (value: unknown): number => (typeof value === 'number' && Number.
  * `thinking` block's `reasoning_content`; a `tool_use` block is one tool call, its start the
  * call's first fragment (`index`, `id`, `name`) and its `input_json_delta`s the arguments, the n-th
  * tool block of the answer index n; `message_delta` is the finish reason (`toFinishReason`) and the
- * usage (input tokens with the cache's, `cache_read_input_tokens` as `cached_tokens`, the output
+ * usage (input tokens with the cache's, `cache_read_input_tokens` as `cached_tokens`,
+ * `cache_creation_input_tokens` as `cache_write_tokens`, the output
  * tokens); `message_stop` the end; an `error` event a failure. `ping`, `signature_delta`,
  * `content_block_stop`, other blocks (`redacted_thinking`, server tools) and unknown events say
  * nothing a chat chunk carries.
@@ -27,6 +28,7 @@ export class MessagesEventReader implements EventReader {
   /** The input tokens of `message_start`: with the cache's, as OpenAI counts `prompt_tokens`. */
   #input = 0;
   #cached = 0;
+  #cacheWrite = 0;
 
   constructor(
     private readonly status: number,
@@ -74,7 +76,8 @@ export class MessagesEventReader implements EventReader {
     if (!isRecord(message)) return undefined;
     const usage = isRecord(message.usage) ? message.usage : {};
     this.#cached = tokens(usage.cache_read_input_tokens);
-    this.#input = tokens(usage.input_tokens) + this.#cached + tokens(usage.cache_creation_input_tokens);
+    this.#cacheWrite = tokens(usage.cache_creation_input_tokens);
+    this.#input = tokens(usage.input_tokens) + this.#cached + this.#cacheWrite;
     const { id, model } = message;
     return { id: typeof id === 'string' ? id : undefined, model: typeof model === 'string' ? model : undefined };
   }
@@ -113,7 +116,7 @@ export class MessagesEventReader implements EventReader {
         prompt_tokens: this.#input,
         completion_tokens: output,
         total_tokens: this.#input + output,
-        prompt_tokens_details: { cached_tokens: this.#cached },
+        prompt_tokens_details: { cached_tokens: this.#cached, cache_write_tokens: this.#cacheWrite },
       },
     };
   }

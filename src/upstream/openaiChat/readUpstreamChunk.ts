@@ -66,15 +66,23 @@ function readPlainChunk(json: Record<string, unknown>): UpstreamChunk | undefine
   const { prompt_tokens, completion_tokens, total_tokens } = usage;
   if (!isTokens(prompt_tokens) || !isTokens(completion_tokens) || !isTokens(total_tokens)) return undefined;
   const cached = readDetail(usage.prompt_tokens_details, 'cached_tokens');
+  const cacheWrite = readDetail(usage.prompt_tokens_details, 'cache_write_tokens');
   const reasoning = readDetail(usage.completion_tokens_details, 'reasoning_tokens');
-  if (cached === false || reasoning === false) return undefined;
+  if (cached === false || cacheWrite === false || reasoning === false) return undefined;
   return {
     choices: read,
     usage: {
       prompt_tokens: prompt_tokens ?? undefined,
       completion_tokens: completion_tokens ?? undefined,
       total_tokens: total_tokens ?? undefined,
-      ...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }),
+      ...(cached === undefined && cacheWrite === undefined
+        ? {}
+        : {
+            prompt_tokens_details: {
+              ...(cached === undefined ? {} : { cached_tokens: cached }),
+              ...(cacheWrite === undefined ? {} : { cache_write_tokens: cacheWrite }),
+            },
+          }),
       ...(reasoning === undefined ? {} : { completion_tokens_details: { reasoning_tokens: reasoning } }),
     },
   };

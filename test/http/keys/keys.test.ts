@@ -148,7 +148,7 @@ describe('authentication with keys', () => {
     const added = made(keysCommand(['new', '--id', 'team-b'], { RXGATE_KEYS_FILE: file }));
     await expect.poll(async () => (await models(`Bearer ${added}`)).status).toBe(200);
     writeFileSync(file, '{"keys": [');
-    await expect.poll(() => lines.some((line) => line.msg === 'keys file not reloaded; the keys read before stay in force')).toBe(true);
+    await expect.poll(() => lines.some((line) => line.msg === 'keys file not reloaded; what it said before stays in force')).toBe(true);
     expect((await models(`Bearer ${added}`)).status).toBe(200);
     expect((await models('Bearer the-default-admin-key')).status).toBe(200);
   });
