@@ -27,6 +27,7 @@ import { sseEvents } from '../support/sseEvents.js';
 import { blockEventLoop } from '../support/blockEventLoop.js';
 import { startApp, type TestApp } from '../support/startApp.js';
 import { createSilentUpstream } from '../support/startRoutedGateway.js';
+import { createUnacceptingUpstream } from '../support/unacceptingUpstream.js';
 import { as, entryOf, teamKeys } from '../support/teamKeys.js';
 
 // The README's error-code table is the list of every `code` rxgate sends; each row here has a
@@ -135,10 +136,15 @@ async function createResponse(url: string, body: Record<string, unknown> = {}): 
 }
 
 /** A non-streaming chat completion through the LLM agent in front of `script` (none: nothing listens), with short timeouts. */
-async function viaUpstream(script?: UpstreamScript | 'silent', settings: Record<string, string> = {}): Promise<Received> {
+async function viaUpstream(script?: UpstreamScript | 'silent' | 'unaccepting', settings: Record<string, string> = {}): Promise<Received> {
   let baseUrl: string;
   if (script) {
-    const upstream = script === 'silent' ? await createSilentUpstream() : await createScriptedUpstream([script]);
+    const upstream =
+      script === 'silent'
+        ? await createSilentUpstream()
+        : script === 'unaccepting'
+          ? await createUnacceptingUpstream()
+          : await createScriptedUpstream([script]);
     closers.push(() => upstream.close());
     baseUrl = upstream.baseUrl;
   } else baseUrl = await unusedBaseUrl();
@@ -374,7 +380,13 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     viaUpstream({ steps: [frames.text('a'), { chunk: { error: { message: 'overloaded', type: 'server_error' } } }, { stall: true }] }),
   upstream_timeout: () => viaUpstream({ steps: [frames.text('a'), { stall: true }] }),
   upstream_first_token_timeout: () => viaUpstream({ steps: [frames.role(), { stall: true }] }),
-  // undici times these two on a coarse clock (up to a second late): the other timeouts are set further out.
+  // undici times these three on a coarse clock (up to a second late): the other timeouts are set further out.
+  upstream_connect_timeout: () =>
+    viaUpstream('unaccepting', {
+      RXGATE_UPSTREAM_CONNECT_TIMEOUT_MS: '50',
+      RXGATE_UPSTREAM_FIRST_TOKEN_TIMEOUT_MS: '5000',
+      RXGATE_UPSTREAM_TIMEOUT_MS: '5000',
+    }),
   upstream_first_byte_timeout: () =>
     viaUpstream('silent', {
       RXGATE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '100',

@@ -5,6 +5,7 @@ import { afterEach } from 'vitest';
 import type { AppConfig, CreateAppOptions } from '../../src/http/createApp.js';
 import { createScriptedUpstream, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
+import { createUnacceptingUpstream, type UnacceptingUpstream } from './unacceptingUpstream.js';
 import { watchedLogger } from './watchedLogger.js';
 
 export interface LlmGateway extends TestApp {
@@ -34,10 +35,11 @@ type GatewayOptions = Partial<Parameters<typeof startLlmGateway>[0]>;
 
 /**
  * A scripted upstream and the gateway in front of it, closed after each test. `start` plays
- * `scripts`; `startUnreachable` points the gateway at a port nothing listens on.
+ * `scripts`; `startUnreachable` points the gateway at a port nothing listens on, `startUnaccepting`
+ * at one whose listener accepts nothing.
  */
 export function useLlmGateway() {
-  let upstream: ScriptedUpstream | undefined;
+  let upstream: ScriptedUpstream | UnacceptingUpstream | undefined;
   let gateway: LlmGateway | undefined;
   afterEach(async () => {
     await gateway?.close();
@@ -60,6 +62,11 @@ export function useLlmGateway() {
     },
     async startUnreachable(agent: GatewayOptions = {}) {
       return { upstream: undefined, gateway: await open(await unusedBaseUrl(), agent) };
+    },
+    async startUnaccepting(agent: GatewayOptions = {}) {
+      const started = await createUnacceptingUpstream();
+      upstream = started;
+      return { upstream: undefined, gateway: await open(started.baseUrl, agent) };
     },
   };
 }

@@ -13,6 +13,7 @@ import type { CreateAppOptions } from '../../src/http/createApp.js';
 import { createMetrics, type Metrics } from '../../src/metrics/createMetrics.js';
 import { createScriptedUpstream, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
+import { createUnacceptingUpstream } from './unacceptingUpstream.js';
 
 /** An upstream that reads each request and never answers it, not even with headers; it counts them and when each closed. */
 export interface SilentUpstream {
@@ -43,10 +44,14 @@ export async function createSilentUpstream(): Promise<SilentUpstream> {
 
 /**
  * What an upstream of the test's routes file is: scripted answers, a server that never answers, a port nobody listens on,
- * or scripted answers of an upstream of `"kind": "anthropic"` (their steps Messages events, `anthropicWire`).
+ * a listener that accepts nothing, or scripted answers of an upstream of `"kind": "anthropic"` (their steps Messages events, `anthropicWire`).
  */
 export type UpstreamPlay =
-  readonly UpstreamScript[] | 'silent' | 'refused' | { readonly kind: 'anthropic'; readonly scripts: readonly UpstreamScript[] };
+  | readonly UpstreamScript[]
+  | 'silent'
+  | 'refused'
+  | 'unaccepting'
+  | { readonly kind: 'anthropic'; readonly scripts: readonly UpstreamScript[] };
 
 export interface RoutedGateway {
   readonly gateway: TestApp;
@@ -97,7 +102,11 @@ export function useRoutedGateway() {
       let url: string;
       const anthropic = typeof play === 'object' && 'kind' in play ? play : undefined;
       if (play === 'refused') url = await unusedBaseUrl();
-      else {
+      else if (play === 'unaccepting') {
+        const upstream = await createUnacceptingUpstream();
+        open.push(upstream);
+        url = upstream.baseUrl;
+      } else {
         const upstream =
           play === 'silent' ? await createSilentUpstream() : await createScriptedUpstream('kind' in play ? play.scripts : play);
         open.push(upstream);

@@ -17,8 +17,8 @@ interface FailureCase {
   readonly kind: string;
   readonly status: 502 | 504;
   readonly message: string;
-  /** No script: nothing listens at the base URL. */
-  readonly script?: UpstreamScript;
+  /** No script: nothing listens at the base URL; `unaccepting`: a listener that accepts nothing. */
+  readonly script?: UpstreamScript | 'unaccepting';
   readonly agent?: Partial<LlmAgentOptions>;
   /** Streaming only: what the client must have read before the upstream goes on. */
   readonly readFirst?: string;
@@ -29,6 +29,14 @@ const partialRead = () => new Promise<void>((resolve) => (clientRead = resolve))
 
 const CASES: readonly (() => FailureCase)[] = [
   () => ({ name: 'connection refused', kind: 'unreachable', status: 502, message: 'ECONNREFUSED' }),
+  () => ({
+    name: 'a connection never accepted',
+    kind: 'connect_timeout',
+    status: 504,
+    message: 'did not accept the connection in time (connectMs)',
+    script: 'unaccepting',
+    agent: { connectTimeoutMs: 50 },
+  }),
   () => ({
     name: 'an answer slower than the request timeout',
     kind: 'timeout',
@@ -118,8 +126,9 @@ const CASES: readonly (() => FailureCase)[] = [
   }),
 ];
 
-function start(failure: FailureCase) {
-  return failure.script ? gateways.start([failure.script], failure.agent) : gateways.startUnreachable(failure.agent);
+function start({ script, agent }: FailureCase) {
+  if (script === 'unaccepting') return gateways.startUnaccepting(agent);
+  return script ? gateways.start([script], agent) : gateways.startUnreachable(agent);
 }
 
 function chat(url: string, stream: boolean) {
@@ -193,7 +202,7 @@ describe.each(CASES.map((make) => [make().name, make] as const))('upstream failu
 
 describe('upstream failures and the official openai SDK', () => {
   it('raises APIError for the error frame of a stream, and a 502 APIError without streaming', async () => {
-    const { url } = (await start(CASES[5]!())).gateway;
+    const { url } = (await start(CASES.map((make) => make()).find((failure) => failure.name === '500')!)).gateway;
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 });
 
     const stream = await client.chat.completions.create({ model: 'rxgate-agent', messages: QUESTION, stream: true });

@@ -92,6 +92,21 @@ describe('failover before the first content', () => {
     expect(scripted('backup').requests).toHaveLength(1);
   });
 
+  it('a connection main never accepts ends at connectMs and fails over, streaming or not', async () => {
+    const { gateway, scripted, metrics } = await start({ main: 'unaccepting', backup: [fromBackup, fromBackup] }, SMART, {
+      connectMs: 50,
+    });
+    const response = await ask(gateway.url);
+    expect(response.headers.get('x-rxgate-upstream')).toBe('upstream=backup; model=backup-model');
+    expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('from backup');
+    const sent = await streamed(gateway.url);
+    expect(sent.at(-1)).toBe('[DONE]');
+    expect(JSON.stringify(sent)).toContain('from backup');
+    expect(scripted('backup').requests).toHaveLength(2);
+    const text = await metrics.registry.metrics();
+    expect(sampleOf(text, 'rxgate_upstream_attempts_total', { upstream: 'main', outcome: 'connect_timeout' })).toBeGreaterThanOrEqual(1);
+  });
+
   it('a slow first token fails over at firstContentMs', async () => {
     const { gateway, scripted } = await start({ main: [{ steps: [frames.role(), { stall: true }] }], backup: [fromBackup] }, SMART, {
       firstContentMs: 200,
