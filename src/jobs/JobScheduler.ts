@@ -3,8 +3,10 @@ import {
   catchError,
   EMPTY,
   from,
+  map,
   merge,
   mergeMap,
+  of,
   Subject,
   switchMap,
   timer,
@@ -14,7 +16,9 @@ import {
 import type { Logger } from '../logger.js';
 import type { RunsContext } from '../runs/runsContext.js';
 import { DEFAULT_PRINCIPAL } from '../principal.js';
+import type { StoredJob } from '../store/JobStore.js';
 import { fireJob, type OwnerKey, type OwnerSlot } from './fireJob.js';
+import type { JobsNews } from './PlannedJobs.js';
 import { scheduleJobs } from './scheduleJobs.js';
 
 export interface JobSchedulerOptions {
@@ -36,13 +40,13 @@ export interface JobSchedulerOptions {
 }
 
 /**
- * Fires every instance's jobs from this one: the job list read at start, every `refreshMs` and at
- * once after a change here; the slots of its enabled jobs as RxJS timers (`scheduleJobs`); each slot
- * fired by the instance that claims it in the store (`fireJob`). A fire that is under way when the
- * list changes goes on.
+ * Fires every instance's jobs from this one: the job list read at start and every `refreshMs`, and
+ * each job saved or deleted here told at once; the slots of its enabled jobs as RxJS timers, planned
+ * again only for the jobs that changed (`scheduleJobs`); each slot fired by the instance that claims
+ * it in the store (`fireJob`). A fire that is under way when the list changes goes on.
  */
 export class JobScheduler {
-  readonly #changed = new Subject<void>();
+  readonly #news = new Subject<JobsNews>();
   readonly #subscription: Subscription;
 
   constructor(
@@ -61,9 +65,15 @@ export class JobScheduler {
       logger.error({ err: error }, what);
       return EMPTY;
     };
-    this.#subscription = merge(timer(0, refreshMs, scheduler), this.#changed)
+    const read$ = () =>
+      from(context.store.jobs.list()).pipe(
+        map((list): JobsNews => ({ list })),
+        catchError(fail('could not read the jobs')),
+      );
+    this.#subscription = merge(timer(0, refreshMs, scheduler), this.#news)
       .pipe(
-        switchMap(() => from(context.store.jobs.list()).pipe(catchError(fail('could not read the jobs')))),
+        // News from here drops a read under way, which may have started before the change it tells.
+        switchMap((news) => (typeof news === 'number' ? read$() : of(news))),
         scheduleJobs({ clock, scheduler, graceMs }),
         mergeMap(({ job, ...due }) =>
           from(fireJob(context, { job, ...due }, clock, ownerKey, ownerSlot)).pipe(catchError(fail(`could not fire job ${job.id}`))),
@@ -72,9 +82,14 @@ export class JobScheduler {
       .subscribe();
   }
 
-  /** A job was made, changed or removed here: read the list again now. */
-  changed(): void {
-    this.#changed.next();
+  /** A job was made or changed here: its slots are planned again if they moved. */
+  saved(job: StoredJob): void {
+    this.#news.next({ saved: job });
+  }
+
+  /** A job was removed here: it fires no more. */
+  deleted(id: string): void {
+    this.#news.next({ deleted: id });
   }
 
   /** Stops firing; runs already started go on. */

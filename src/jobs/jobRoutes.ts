@@ -28,7 +28,7 @@ function assertMayUseModel(context: JobsContext, principal: Principal, { model =
 /** Saves `job` and tells the scheduler; answers the job as it now stands. */
 async function saveJob(context: JobsContext, job: StoredJob, res: Response, status = 200): Promise<void> {
   await context.store.jobs.save(job);
-  context.jobScheduler.changed();
+  context.jobScheduler.saved(job);
   res.status(status).json(await showJob(context, job, Date.now()));
 }
 
@@ -84,7 +84,7 @@ export const deleteJobRoute =
   async (req, res) => {
     const { id } = await jobOf(context, idOf(req.params), res);
     await context.store.jobs.delete(id);
-    context.jobScheduler.changed();
+    context.jobScheduler.deleted(id);
     res.json({ id, object: 'job.deleted', deleted: true });
   };
 

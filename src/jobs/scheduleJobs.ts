@@ -1,7 +1,8 @@
-import { EMPTY, map, merge, switchMap, type OperatorFunction } from 'rxjs';
+import { defer, EMPTY, filter, groupBy, map, mergeMap, switchMap, type OperatorFunction } from 'rxjs';
 import type { StoredJob } from '../store/JobStore.js';
 import { jobSlots$, type DueSlot, type SlotTiming } from './jobSlots.js';
 import { parseSchedule } from './parseSchedule.js';
+import { PlannedJobs, type JobsNews } from './PlannedJobs.js';
 
 /** A job's slot that has come. */
 export interface JobSlot extends DueSlot {
@@ -18,15 +19,25 @@ const slotsOf$ = (job: StoredJob, timing: SlotTiming) => {
 };
 
 /**
- * The slots of every enabled job in the latest list, as they come. Each new list starts the timers
- * afresh: a job paused or deleted since has none, a resumed one has them again, and a slot that
- * came between two lists is caught up by `jobSlots$` if still owed.
+ * The slots of every enabled job, as they come, planned incrementally (`PlannedJobs`): a job keeps
+ * its timers until news of it moves its slots (a new schedule, zone, pause, resume or removal), and
+ * only then are they started afresh; a slot that came between is caught up by `jobSlots$` if still
+ * owed. One group a job, so that the others' news never touches its timers.
  *
  * ```
- * jobs:      a 14999ms p 9999ms r            a: every 10s; p: paused; r: resumed at 25 s
+ * news:      a 14999ms p 9999ms r            a: every 10s; p: paused; r: resumed at 25 s
  * expected:  10s 1 ------------- 30s 3 ...   no 20 s slot: it passed while paused
  * ```
  */
-export function scheduleJobs(timing: SlotTiming): OperatorFunction<readonly StoredJob[], JobSlot> {
-  return switchMap((jobs) => merge(...jobs.filter((job) => job.enabled).map((job) => slotsOf$(job, timing))));
+export function scheduleJobs(timing: SlotTiming): OperatorFunction<JobsNews, JobSlot> {
+  return (news$) =>
+    defer(() => {
+      const planned = new PlannedJobs();
+      return news$.pipe(
+        mergeMap((news) => planned.changes(news)),
+        // A job no longer planned closes its group: planned again, it starts a new one.
+        groupBy(({ id }) => id, { duration: (changes$) => changes$.pipe(filter(({ job }) => job === undefined)) }),
+        mergeMap((changes$) => changes$.pipe(switchMap(({ job }) => (job ? slotsOf$(job, timing) : EMPTY)))),
+      );
+    });
 }
