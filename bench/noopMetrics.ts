@@ -16,6 +16,8 @@ export function noopMetrics(): Metrics {
     keyRequests: NOOP,
     keyInFlight: NOOP,
     keyTokens: NOOP,
+    costUsd: NOOP,
+    unpricedCalls: NOOP,
     inFlightRuns: NOOP,
     requests: NOOP,
     timeToFirstByte: NOOP,

@@ -12,7 +12,9 @@ export function readPricesBytes(path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new ConfigError(`RXGATE_PRICES_FILE ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `RXGATE_PRICES_FILE ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 

@@ -11,6 +11,7 @@ import { observeAttempts } from '../../src/upstream/observeAttempts.js';
 import { DEFAULTS } from '../../src/config.js';
 import type { CreateAppOptions } from '../../src/http/createApp.js';
 import { createMetrics, type Metrics } from '../../src/metrics/createMetrics.js';
+import type { PriceBook } from '../../src/money/PriceBook.js';
 import { createScriptedUpstream, unusedBaseUrl, type ScriptedUpstream, type UpstreamScript } from './scriptedUpstream.js';
 import { startApp, type TestApp } from './startApp.js';
 import { createUnacceptingUpstream } from './unacceptingUpstream.js';
@@ -83,7 +84,7 @@ export const ROUTED_KEY = 'sk-routed-secret-5678';
  * The real app around the LLM agent over a real routes file (written to a temporary directory
  * and read with `loadRoutes`, its key as `env:`), whose upstreams play `plays`; `file` is the
  * rest of the file (models, retry, budget, breaker), `timeouts` every upstream's, and `app` adds to the
- * app's options (its `tracing`). Closed after each test.
+ * app's options (its `tracing`) and `prices` the agent's. Closed after each test.
  */
 export function useRoutedGateway() {
   const open: { close(): Promise<void> }[] = [];
@@ -94,7 +95,7 @@ export function useRoutedGateway() {
     plays: Readonly<Record<string, UpstreamPlay>>,
     file: Readonly<Record<string, unknown>>,
     timeouts: Readonly<Record<string, number>> = {},
-    app: Partial<CreateAppOptions> = {},
+    { prices, ...app }: Partial<CreateAppOptions> & { readonly prices?: () => PriceBook } = {},
   ): Promise<RoutedGateway> {
     const upstreams: Record<string, ScriptedUpstream | SilentUpstream> = {};
     const entries = [];
@@ -128,7 +129,7 @@ export function useRoutedGateway() {
       },
     );
     const metrics = createMetrics();
-    const agent = createLlmAgent({ routes, tools: [], attemptObserver: observeAttempts(metrics) });
+    const agent = createLlmAgent({ routes, tools: [], attemptObserver: observeAttempts(metrics), prices });
     const gateway = await startApp(agent, {}, { ...app, metrics });
     open.unshift(gateway);
     return {
