@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { PriceBook } from '../../../src/money/PriceBook.js';
 import { events } from '../../support/anthropicWire.js';
+import { collectStream } from '../../support/collectStream.js';
 import { sampleOf } from '../../support/metricSamples.js';
 import { frames, type UpstreamScript } from '../../support/scriptedUpstream.js';
 import { useRoutedGateway } from '../../support/startRoutedGateway.js';
@@ -38,14 +39,9 @@ describe('costs', () => {
     const { gateway, metrics } = await start({ main: [answered(), answered()] }, ROUTE(), {}, { prices: book({ 'main-*': PRICE }) });
     const answer = await chat(gateway.url, { model: 'smart', messages });
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
-    const chunks = [];
-    for await (const chunk of await client.chat.completions.create({
-      model: 'smart',
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-    }))
-      chunks.push(chunk);
+    const chunks = await collectStream(
+      await client.chat.completions.create({ model: 'smart', messages, stream: true, stream_options: { include_usage: true } }),
+    );
 
     expect(answer.headers.get('x-rxgate-cost')).toBe(String(COST));
     expect(((await answer.json()) as { usage: { cost: number } }).usage.cost).toBe(COST);
