@@ -133,7 +133,14 @@ export class DetachedRuns {
   async start<S>(id: string, spec: DetachedRunSpec<S>): Promise<DetachedRun<S>> {
     const { activeRuns, store, metrics, logger, coordinator, maxOutputChars } = this.options;
     await coordinator.acquire(id);
-    const lifecycle = startLifecycle({ metrics, inFlight: metrics.inFlightRuns, activeRuns, maxOutputChars, key: spec.owner, model: spec.model });
+    const lifecycle = startLifecycle({
+      metrics,
+      inFlight: metrics.inFlightRuns,
+      activeRuns,
+      maxOutputChars,
+      key: spec.owner,
+      model: spec.model,
+    });
     const { cancellation } = lifecycle;
     let nextSeq = 0;
     let over = false;

@@ -66,5 +66,6 @@ export function recordRunMetrics(
   model = '',
 ): MonoTypeOperatorFunction<AgentEvent> {
   // One subscriber for the run's life, where defer and tap held two.
-  return (events$) => new Observable<AgentEvent>((destination) => new RunRecorder(destination, metrics, onUsage, key, model).subscribeTo(events$));
+  return (events$) =>
+    new Observable<AgentEvent>((destination) => new RunRecorder(destination, metrics, onUsage, key, model).subscribeTo(events$));
 }

@@ -66,7 +66,12 @@ describe('MessagesEventReader', () => {
       undefined,
       {
         choices: [{ finish_reason: 'tool_calls' }],
-        usage: { prompt_tokens: 105, completion_tokens: 42, total_tokens: 147, prompt_tokens_details: { cached_tokens: 90, cache_write_tokens: 5 } },
+        usage: {
+          prompt_tokens: 105,
+          completion_tokens: 42,
+          total_tokens: 147,
+          prompt_tokens_details: { cached_tokens: 90, cache_write_tokens: 5 },
+        },
       },
       undefined,
     ]);
