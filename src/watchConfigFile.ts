@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, watch, type FSWatcher } from 'node:fs';
+import { realpathSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from './logger.js';
 
@@ -15,8 +15,8 @@ export interface WatchedFile<T> {
 export interface ConfigFileReader<T> {
   /** What the logs call it: `keys file`. */
   readonly what: string;
-  /** Reads the bytes; a `ConfigError` for a file that is missing or unreadable. Default: `readFileSync`. */
-  readonly read?: (path: string) => Buffer;
+  /** Reads the bytes; a `ConfigError` for a file that is missing or unreadable. */
+  readonly read: (path: string) => Buffer;
   /** Makes sense of the bytes; a `ConfigError` for a bad file. */
   readonly parse: (bytes: Buffer) => T;
   /** Fields of the reload's log line. */
@@ -35,7 +35,7 @@ const digestOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('h
  * not a reload (nothing new, no log line).
  */
 export function watchConfigFile<T>(path: string, logger: Logger, reader: ConfigFileReader<T>): WatchedFile<T> {
-  const { what, read = (file: string) => readFileSync(file), parse, describe = () => ({}) } = reader;
+  const { what, read, parse, describe = () => ({}) } = reader;
   const first = read(path);
   let value = parse(first);
   // What `value` was read from: one ..data swap is several events, and only a change is a reload.

@@ -7,7 +7,7 @@ export function messagesEvent(type: string, fields: Record<string, unknown> = {}
 
 /** Builders for the events of a Messages stream (an Anthropic-wire upstream's answer). */
 export const events = {
-  start: (inputTokens = 12, cacheRead = 0): UpstreamStep =>
+  start: (inputTokens = 12, cacheRead = 0, cacheWrite = 0): UpstreamStep =>
     messagesEvent('message_start', {
       message: {
         id: 'msg_up',
@@ -17,7 +17,7 @@ export const events = {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: inputTokens, cache_read_input_tokens: cacheRead, output_tokens: 1 },
+        usage: { input_tokens: inputTokens, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite, output_tokens: 1 },
       },
     }),
   ping: (): UpstreamStep => messagesEvent('ping'),

@@ -77,12 +77,9 @@ describe('costs', () => {
   });
 
   it("prices an Anthropic upstream's cache reads and writes from its Messages usage", async () => {
-    const cacheWrite = events.start(400, 1500);
-    const started = JSON.parse((cacheWrite as { raw: string }).raw.split('data: ')[1]!) as { message: { usage: Record<string, number> } };
-    started.message.usage.cache_creation_input_tokens = 100;
     const script: UpstreamScript = {
       steps: [
-        { raw: `event: message_start\ndata: ${JSON.stringify(started)}\n\n` },
+        events.start(400, 1500, 100),
         events.textStart(0),
         events.text(0, 'Hi'),
         events.stop(0),
