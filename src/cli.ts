@@ -55,10 +55,15 @@ async function main(): Promise<void> {
   const metrics = createMetrics();
   const mcp = startMcp(config, mcpServers, logger);
   const prices = config.pricesFile ? watchPricesFile(config.pricesFile, logger) : undefined;
-  const agent = createAgentFor(config, logger, metrics, mcp, prices && (() => prices.current()));
+  const { store, coordinator, keyLimits, close: closeStore } = await openStore(config, logger);
+  const agent = createAgentFor(config, logger, {
+    metrics,
+    extraTools: mcp,
+    prices: prices && (() => prices.current()),
+    ledger: store.usage,
+  });
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];
-  const { store, coordinator, keyLimits, close: closeStore } = await openStore(config, logger);
   if (mcp) readinessChecks.push(mcp.readiness);
   const tracing = await startTracing(config);
   const running = await startServer({

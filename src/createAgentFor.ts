@@ -6,6 +6,7 @@ import { selectTools } from './agent/tools/createToolRegistry.js';
 import type { Tool, ToolSource } from './agent/tools/tool.js';
 import { loadRoutes } from './upstream/loadRoutes.js';
 import { observeAttempts } from './upstream/observeAttempts.js';
+import { spendSink, type SpendLedger } from './upstream/spendSink.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';
@@ -33,18 +34,19 @@ function combinedTools(builtIn: readonly Tool[], extra: ToolSource): ToolSource 
   };
 }
 
-/**
- * The agent the configuration asks for: the LLM agent when a routes file or an upstream is set, else the offline one.
- * `extraTools` (the MCP servers' tools) are offered on top of the built-in ones, as they are at
- * each model call: their list changes while the gateway runs. `prices` are `RXGATE_PRICES_FILE`'s as they are now.
- */
-export function createAgentFor(
-  config: Config,
-  logger: Logger,
-  metrics?: Metrics,
-  extraTools?: ToolSource,
-  prices?: () => PriceBook,
-): Agent {
+/** What the agent is built with besides the configuration. */
+export interface AgentParts {
+  readonly metrics?: Metrics;
+  /** The MCP servers' tools, offered on top of the built-in ones as they are at each model call: their list changes while the gateway runs. */
+  readonly extraTools?: ToolSource;
+  /** `RXGATE_PRICES_FILE`'s prices as they are now. */
+  readonly prices?: () => PriceBook;
+  /** Where each model call's spend is written (the store's usage ledger), besides the cost metrics. */
+  readonly ledger?: SpendLedger;
+}
+
+/** The agent the configuration asks for: the LLM agent when a routes file or an upstream is set, else the offline one. */
+export function createAgentFor(config: Config, logger: Logger, { metrics, extraTools, prices, ledger }: AgentParts = {}): Agent {
   const tools = toolsOf(config);
   const requireApproval = approvalPolicy(config.requireApproval);
   const upstream = config.routesFile ? { routes: loadRoutes(config.routesFile, process.env, upstreamTimeouts(config)) } : undefined;
@@ -66,6 +68,7 @@ export function createAgentFor(
     maxFrameBytes: config.upstreamMaxFrameBytes,
     requireApproval,
     prices,
+    onSpent: spendSink(logger, metrics, ledger),
     logger,
     onUpstreamResponse: (status) => metrics?.upstreamRequests.inc({ status }),
   });

@@ -4,6 +4,7 @@ import type { Approvals } from './approval.js';
 import type { Cancellation } from './cancellation.js';
 import type { AttemptObserver } from '../upstream/AttemptObserver.js';
 import type { RunTrace } from '../tracing/RunTrace.js';
+import type { Payer } from '../money/Payer.js';
 
 export type ContentPart =
   | { readonly type: 'text'; readonly text: string }
@@ -111,6 +112,8 @@ export interface AgentRequest {
   readonly attemptObserver?: AttemptObserver;
   /** The span the run's spans are children of (the request's, then the run's own). Default: none, and no spans. */
   readonly trace?: RunTrace;
+  /** Whom its model calls are spent for: the usage ledger's rows name it. Default: nobody. */
+  readonly payer?: Payer;
 }
 
 /**

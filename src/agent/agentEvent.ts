@@ -17,6 +17,8 @@ export interface Usage {
   readonly reasoningTokens?: number;
   /** What the calls cost in USD, those without a price counted as nothing; absent when none had a price. */
   readonly costUsd?: number;
+  /** Whether a priced call's tokens were counted by rxgate's tokenizer, its upstream having reported no usage. */
+  readonly costEstimated?: boolean;
 }
 
 /**

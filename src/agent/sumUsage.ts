@@ -18,5 +18,6 @@ export function sumUsage(a: Usage, b: Usage): Usage {
     ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
     ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
     ...(costUsd === undefined ? {} : { costUsd: roundUsd(costUsd) }),
+    ...(a.costEstimated || b.costEstimated ? { costEstimated: true } : {}),
   };
 }

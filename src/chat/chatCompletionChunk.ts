@@ -1,11 +1,10 @@
 import type { FinishReason } from '../agent/agentEvent.js';
+import type { UsageCost } from '../agent/usageCost.js';
 
-export interface ChatUsage {
+export interface ChatUsage extends UsageCost {
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
   readonly total_tokens: number;
-  /** USD, as OpenRouter reports it: only when a call of the answer had a price. */
-  readonly cost?: number;
   /** Only when the upstream reported them. */
   readonly prompt_tokens_details?: { readonly cached_tokens: number };
   readonly completion_tokens_details?: { readonly reasoning_tokens: number };

@@ -83,7 +83,6 @@ function serveChat(
     activeRuns,
     maxOutputChars,
     key: locals.principal.id,
-    model,
   });
   const operatorContext = { cancellation: lifecycle.cancellation, model, scheduler: asyncScheduler };
   const events: MonoTypeOperatorFunction<AgentEvent> = applyOperators(context.operators.events, operatorContext);
@@ -101,6 +100,7 @@ function serveChat(
         // A stream's headers go out before its answer is known to come from its first attempt: it names none.
         attemptObserver: request.stream ? undefined : upstreamHeader(res),
         trace: locals.trace,
+        payer: { key: locals.principal.id, reference: meta.id },
       },
       lifecycle.cancellation,
     )

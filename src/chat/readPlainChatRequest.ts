@@ -1,3 +1,5 @@
+import { isRecord } from '../wire/isRecord.js';
+
 /** What `chatCompletionRequestSchema` makes of a request of the plain shape. */
 export interface PlainChatRequest {
   readonly model?: string;
@@ -14,7 +16,6 @@ interface Message {
 const PLAIN_FIELDS = new Set(['model', 'messages', 'stream', 'stream_options']);
 const PLAIN_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isFlag = (value: unknown): value is boolean | null | undefined => value == null || typeof value === 'boolean';
 const isOptionalFlag = (value: unknown): value is boolean | undefined => value === undefined || typeof value === 'boolean';
 

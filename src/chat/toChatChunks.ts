@@ -1,5 +1,6 @@
 import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { AgentEvent, FinishReason, Usage } from '../agent/agentEvent.js';
+import { usageCost } from '../agent/usageCost.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
 import { ToolCallSequence } from '../agent/ToolCallSequence.js';
 import type { ChatCompletionChunk, ChatCompletionMeta, ChatDelta, ChatUsage, RxgateToolProgress } from './chatCompletionChunk.js';
@@ -7,12 +8,12 @@ import { Stage } from '../rx/Stage.js';
 import { CustomCallInputs, functionPiece } from './CustomCallInputs.js';
 
 export function toChatUsage(usage: Usage): ChatUsage {
-  const { cachedInputTokens, reasoningTokens, costUsd } = usage;
+  const { cachedInputTokens, reasoningTokens } = usage;
   return {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.totalTokens,
-    ...(costUsd === undefined ? {} : { cost: costUsd }),
+    ...usageCost(usage),
     ...(cachedInputTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: cachedInputTokens } }),
     ...(reasoningTokens === undefined ? {} : { completion_tokens_details: { reasoning_tokens: reasoningTokens } }),
   };

@@ -26,8 +26,6 @@ export interface DetachedRunSpec<S> {
   readonly kind: DetachedKind;
   /** The key id (principal id) it belongs to, which its tokens are counted for. */
   readonly owner: string;
-  /** The model name its request asked for, which its cost is counted for. */
-  readonly model: string;
   /** Stores its API object as it starts; its events begin once that is stored (a run the store cannot keep costs nothing). */
   saveStart(): Promise<void>;
   /** The run's events, as its log keeps them; called once its start is stored. Apply `lifecycle.record` to the agent's events. */
@@ -139,7 +137,6 @@ export class DetachedRuns {
       activeRuns,
       maxOutputChars,
       key: spec.owner,
-      model: spec.model,
     });
     const { cancellation } = lifecycle;
     let nextSeq = 0;

@@ -57,6 +57,7 @@ import { messagesApi } from '../messages/messagesApi.js';
 import { anthropicDialect } from './anthropicDialect.js';
 import { conversationsApi } from '../conversations/conversationsApi.js';
 import { jobsApi } from '../jobs/jobsApi.js';
+import { usageApi } from '../usage/usageApi.js';
 import { responsesApi } from '../responses/responsesApi.js';
 import { ResponsesSockets } from '../responses/socket/ResponsesSockets.js';
 import { admitSocketRun } from './admitSocketRun.js';
@@ -312,14 +313,11 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   runsApi(api, runs);
   app.use('/v1', v1);
 
-  app.use(
-    '/api',
-    jobsApi(jobs, mount, [
-      guard,
-      express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }),
-      ...(keyPolicy ? [keyPolicy] : []),
-    ]),
-  );
+  const teamApi = express.Router();
+  teamApi.use(guard, express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }), ...(keyPolicy ? [keyPolicy] : []));
+  jobsApi(teamApi, jobs, mount);
+  usageApi(teamApi, store.usage, mount);
+  app.use('/api', teamApi);
 
   app.use((req, _res, next) => {
     next(new RequestError(404, `no route for ${req.method} ${req.path}`, 'not_found_error', null, 'unknown_url'));

@@ -1,4 +1,4 @@
-import express, { type RequestHandler, type Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { JobsContext } from './jobsContext.js';
 import {
   createJobRoute,
@@ -12,10 +12,8 @@ import {
 } from './jobRoutes.js';
 import type { RouteHandler } from '../serving/routeHandler.js';
 
-/** `/api/jobs`: scheduled jobs, behind `upFront` (authentication, the JSON body, the key's policy). */
-export function jobsApi(jobs: JobsContext, mount: (handler: RouteHandler) => RequestHandler, upFront: readonly RequestHandler[]): Router {
-  const api = express.Router();
-  for (const handler of upFront) api.use(handler);
+/** `/api/jobs`: scheduled jobs, on `api` (`/api`, behind authentication, the JSON body and the key's policy). */
+export function jobsApi(api: Router, jobs: JobsContext, mount: (handler: RouteHandler) => RequestHandler): void {
   api.get('/jobs', mount(listJobsRoute(jobs)));
   api.post('/jobs', mount(createJobRoute(jobs)));
   api.get('/jobs/:id', mount(retrieveJobRoute(jobs)));
@@ -25,5 +23,4 @@ export function jobsApi(jobs: JobsContext, mount: (handler: RouteHandler) => Req
   api.post('/jobs/:id/resume', mount(setEnabledRoute(jobs, true)));
   api.post('/jobs/:id/run', mount(runJobNowRoute(jobs)));
   api.get('/jobs/:id/runs', mount(jobRunsRoute(jobs)));
-  return api;
 }

@@ -1,9 +1,5 @@
+import { PER_IMAGE_TOKENS as PER_IMAGE, PER_MESSAGE_TOKENS as PER_MESSAGE } from '../wire/tokenCount.js';
 import type { MessagesBlock, MessagesRequestBody } from './messagesRequestSchema.js';
-
-/** What a message's role and separators cost, as OpenAI's chat format counts them. */
-const PER_MESSAGE = 3;
-/** An image, whose size rxgate does not decode: about what a 1,000 by 1,000 pixel one costs Anthropic's models. */
-const PER_IMAGE = 1_600;
 
 function blockTokens(count: (text: string) => number, block: MessagesBlock): number {
   switch (block.type) {

@@ -72,7 +72,6 @@ function serveMessage(req: Request, res: Response, request: MessagesRequest, met
     activeRuns,
     maxOutputChars,
     key: locals.principal.id,
-    model: meta.model,
   });
   const { events, chunks } = instantiateOperators(context.operators, {
     cancellation: lifecycle.cancellation,
@@ -93,6 +92,7 @@ function serveMessage(req: Request, res: Response, request: MessagesRequest, met
         // A stream's headers go out before its answer is known to come from its first attempt: it names none.
         attemptObserver: stream ? undefined : upstreamHeader(res),
         trace: locals.trace,
+        payer: { key: locals.principal.id, reference: meta.id },
       },
       lifecycle.cancellation,
     )

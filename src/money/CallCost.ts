@@ -4,4 +4,6 @@ export interface CallCost {
   readonly usd: number;
   /** Whether a price was found for the call's model: an unpriced call costs nothing, and is counted (`rxgate_unpriced_calls_total`). */
   readonly priced: boolean;
+  /** Whether its tokens were counted by rxgate's tokenizer, its upstream having reported no usage (a stream cut or cancelled before it). */
+  readonly estimated: boolean;
 }

@@ -1,4 +1,5 @@
 /** The wire shapes of the OpenAI Responses API that rxgate produces. */
+import type { UsageCost } from '../agent/usageCost.js';
 import type { MappableHostedTool } from '../config.js';
 import type { ExecutedCallItem, ExecutedToolType } from './executedToolCalls.js';
 
@@ -219,14 +220,12 @@ export const DEFAULT_ECHO: ResponseEcho = {
   metadata: {},
 };
 
-export interface ResponseUsage {
+export interface ResponseUsage extends UsageCost {
   readonly input_tokens: number;
   readonly input_tokens_details: { readonly cached_tokens: number };
   readonly output_tokens: number;
   readonly output_tokens_details: { readonly reasoning_tokens: number };
   readonly total_tokens: number;
-  /** USD, as OpenRouter reports it: only when a model call of the response had a price. */
-  readonly cost?: number;
 }
 
 export interface ResponseObject extends ResponseEcho {

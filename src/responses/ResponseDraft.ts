@@ -1,3 +1,4 @@
+import { usageCost } from '../agent/usageCost.js';
 import type { ToolCall } from '../agent/agent.js';
 import type { AgentEvent, AgentEventOf, FinishReason, Usage } from '../agent/agentEvent.js';
 import { sumUsage, ZERO_USAGE } from '../agent/sumUsage.js';
@@ -537,13 +538,12 @@ export class ResponseDraft {
 }
 
 export function toResponseUsage(usage: Usage): ResponseUsage {
-  const { costUsd } = usage;
   return {
     input_tokens: usage.inputTokens,
     input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.totalTokens,
-    ...(costUsd === undefined ? {} : { cost: costUsd }),
+    ...usageCost(usage),
   };
 }

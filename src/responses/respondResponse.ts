@@ -42,7 +42,6 @@ export async function respondResponse(
     activeRuns,
     maxOutputChars,
     key: turn.owner,
-    model: turn.agentRequest.model,
   });
   let settled = false;
   // As for a chat completion answered whole, the event operators apply; the stream's event operators have no stream to see.

@@ -113,6 +113,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
       options: modelOptions,
       approvals: resume.approvals,
       trace: options.trace,
+      payer: { key: options.principal.id, reference: meta.id },
     },
     save: async (response) => {
       if (!request.store) return;

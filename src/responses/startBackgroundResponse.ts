@@ -31,7 +31,6 @@ export async function startBackgroundResponse(
   const run = await detached.start<ResponseObject>(draft.meta.id, {
     kind: 'response',
     owner: turn.owner,
-    model: turn.agentRequest.model,
     saveStart: () => turn.save(draft.snapshot('queued')),
     events$: (lifecycle) => {
       const { events, chunks } = instantiateOperators(operators, {

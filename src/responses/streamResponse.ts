@@ -44,7 +44,6 @@ export async function streamResponse(
     activeRuns,
     maxOutputChars,
     key: turn.owner,
-    model: turn.agentRequest.model,
   });
   const log = kept && new AnswerLog(context.store.events, draft.meta.id);
   const logEvent = (event: ResponseStreamEvent) => {

@@ -1,12 +1,11 @@
 import type { Usage } from '../agent/agentEvent.js';
 import type { ApprovalChoice, ApprovalResolver } from '../agent/approval.js';
+import { usageCost, type UsageCost } from '../agent/usageCost.js';
 
-export interface RunUsage {
+export interface RunUsage extends UsageCost {
   readonly input_tokens: number;
   readonly output_tokens: number;
   readonly total_tokens: number;
-  /** USD: only when a model call of the run had a price. */
-  readonly cost?: number;
 }
 
 export interface RunError {
@@ -73,11 +72,10 @@ export type RunEvent =
 export const TERMINAL_RUN_EVENTS: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
 export function toRunUsage(usage: Usage): RunUsage {
-  const { costUsd } = usage;
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
     total_tokens: usage.totalTokens,
-    ...(costUsd === undefined ? {} : { cost: costUsd }),
+    ...usageCost(usage),
   };
 }

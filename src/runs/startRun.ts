@@ -122,7 +122,6 @@ export async function startRun(
     : identity;
   const started = await detached.start<RunObject>(id, {
     owner,
-    model,
     kind: 'run',
     saveStart: () => store.runs.save(update({ status: 'running', started_at: now() }), owner),
     events$: (lifecycle) => {
@@ -134,7 +133,15 @@ export async function startRun(
       return withUpstreamEvents((attemptObserver) =>
         defer(() =>
           agent.run(
-            { messages, model, approvals: inputs.approvals, steers$: inputs.steers$, trace, attemptObserver },
+            {
+              messages,
+              model,
+              approvals: inputs.approvals,
+              steers$: inputs.steers$,
+              trace,
+              attemptObserver,
+              payer: { key: owner, reference: id },
+            },
             lifecycle.cancellation,
           ),
         ).pipe(

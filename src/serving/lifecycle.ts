@@ -17,8 +17,6 @@ export interface LifecycleOptions {
   readonly maxOutputChars?: number;
   /** The key id (principal id) its tokens are counted for in `rxgate_key_tokens_total`. Default: counted for no key. */
   readonly key?: string;
-  /** The model name the request asked for, which its cost is counted for in `rxgate_cost_usd_total`. Default: none (`""`). */
-  readonly model?: string;
 }
 
 /** One request's or one detached run's life: started, counted, recorded, finished once. */
@@ -48,10 +46,10 @@ class RunLifecycle implements Lifecycle {
   readonly #inFlight: LifecycleOptions['inFlight'];
   readonly #registration: ActiveRun | undefined;
 
-  constructor({ metrics, inFlight, activeRuns, maxOutputChars = DEFAULTS.maxOutputChars, key, model = '' }: LifecycleOptions) {
+  constructor({ metrics, inFlight, activeRuns, maxOutputChars = DEFAULTS.maxOutputChars, key }: LifecycleOptions) {
     // One cap for every API, so that an upstream that never stops cannot grow an answer without bound.
     const capOutput = maxOutput({ maxChars: maxOutputChars, cancellation: this.cancellation, includeReasoning: true });
-    const recordMetrics = recordRunMetrics(metrics, (usageSoFar) => (this.#usage = usageSoFar), key, model);
+    const recordMetrics = recordRunMetrics(metrics, (usageSoFar) => (this.#usage = usageSoFar), key);
     this.record = (events$) => events$.pipe(capOutput, recordMetrics);
     this.#registration = activeRuns?.add(this.cancellation);
     this.stop$ = this.#registration?.stop$ ?? NEVER;

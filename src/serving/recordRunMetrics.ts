@@ -18,7 +18,6 @@ class RunRecorder extends Stage<AgentEvent> {
     private readonly metrics: Metrics,
     private readonly onUsage: (usageSoFar: Usage) => void,
     private readonly key: string | undefined,
-    private readonly model: string,
   ) {
     super(destination);
   }
@@ -36,7 +35,6 @@ class RunRecorder extends Stage<AgentEvent> {
         metrics.keyTokens.inc({ key, direction: 'in' }, event.usage.inputTokens);
         metrics.keyTokens.inc({ key, direction: 'out' }, event.usage.outputTokens);
       }
-      if (event.usage.costUsd !== undefined) metrics.costUsd.inc({ key: key ?? '', model: this.model }, event.usage.costUsd);
       this.onUsage(this.usage);
     }
     this.destination.next(event);
@@ -49,8 +47,7 @@ class RunRecorder extends Stage<AgentEvent> {
 }
 
 /**
- * Records a run's time to first token, its tokens (also for `key`, a key id, when given), its cost (for `key` and `model`, the name
- * the request asked for) and, when it fails upstream, the kind of
+ * Records a run's time to first token, its tokens (also for `key`, a key id, when given) and, when it fails upstream, the kind of
  * failure; keeps its usage so far for the log line of a run that ends early. Does not change
  * the stream. Every route that runs an agent applies it, so no route counts these itself.
  *
@@ -63,9 +60,7 @@ export function recordRunMetrics(
   metrics: Metrics,
   onUsage: (usageSoFar: Usage) => void = ignoreUsage,
   key?: string,
-  model = '',
 ): MonoTypeOperatorFunction<AgentEvent> {
   // One subscriber for the run's life, where defer and tap held two.
-  return (events$) =>
-    new Observable<AgentEvent>((destination) => new RunRecorder(destination, metrics, onUsage, key, model).subscribeTo(events$));
+  return (events$) => new Observable<AgentEvent>((destination) => new RunRecorder(destination, metrics, onUsage, key).subscribeTo(events$));
 }

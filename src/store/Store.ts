@@ -4,6 +4,7 @@ import type { JobStore } from './JobStore.js';
 import type { IdempotencyStore } from './IdempotencyStore.js';
 import type { ResponseStore } from './ResponseStore.js';
 import type { RunStore } from './RunStore.js';
+import type { UsageLedger } from './UsageLedger.js';
 
 /**
  * Where the Responses, Runs and Conversations APIs keep stored responses, runs, their event logs and conversations: SQLite in
@@ -20,6 +21,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** Conversations and their items (the Conversations API). */
   readonly conversations: ConversationStore;
+  /** One row for every model call that spent something, for `GET /api/usage`. */
+  readonly usage: UsageLedger;
   /** Evicts what the retention policy no longer keeps; called after something settles. Returns how many items went. */
   enforceRetention(): Promise<number>;
   /** Undefined when writes go through, else why not (for the readiness check). */

@@ -1,4 +1,3 @@
-import type { CallCost } from '../money/CallCost.js';
 import type { BreakerState } from './CircuitBreaker.js';
 
 /** One attempt of a model call: which route, where it went, and how long it waited to go. */
@@ -31,8 +30,6 @@ export interface AttemptObserver {
    * never retried. Told only when the routes have several upstreams: with one, there is no choice to tell of.
    */
   attemptCommitted?(attempt: AttemptInfo): void;
-  /** An attempt's first usage, priced: `priced` false when neither its target nor the prices file has a price for its model. */
-  attemptPriced?(attempt: AttemptInfo, cost: CallCost): void;
   /** An upstream's breaker after an attempt ended (or let its first content through). */
   breakerChanged?(upstream: string, state: BreakerState): void;
 }

@@ -13,11 +13,14 @@ import { carriesOutput } from './carriesOutput.js';
 import { failOverBeforeCommit } from './failOverBeforeCommit.js';
 import { traceAttempt } from './traceAttempt.js';
 import { watchAttempt } from './watchAttempt.js';
-import { priceUsage } from './priceUsage.js';
+import { meterAttempt } from './meterAttempt.js';
 import { PriceBook } from '../money/PriceBook.js';
-import type { CallCost } from '../money/CallCost.js';
+import type { Payer } from '../money/Payer.js';
+import type { SpentCall } from './SpentCall.js';
 import { routeFor, type Routes, type Target } from './routes.js';
 import { UpstreamState } from './UpstreamState.js';
+
+const ignoreSpend = (): void => undefined;
 
 /** One model call as the LLM agent asks for it. */
 export interface ModelCallRequest {
@@ -31,6 +34,8 @@ export interface ModelCallRequest {
   readonly observer?: AttemptObserver;
   /** The model call span's trace, when tracing is on: each attempt is a span under it, and its request carries that span's `traceparent`. */
   readonly trace?: RunTrace;
+  /** Whom the call is spent for, as its attempts' `SpentCall`s name it. */
+  readonly payer?: Payer;
 }
 
 export interface ModelCaller {
@@ -55,6 +60,8 @@ export interface ModelCallerOptions {
   readonly scheduler?: SchedulerLike;
   /** The prices of `RXGATE_PRICES_FILE` as they are now; a target's own `price` wins. Default: none. */
   readonly prices?: () => PriceBook;
+  /** Told once of every attempt that spent something (`SpentCall`): the ledger, the cost metrics. */
+  readonly onSpent?: (call: SpentCall) => void;
   /** Draws the jitter and the weighted order. Default: `Math.random`. */
   readonly random?: () => number;
 }
@@ -71,7 +78,7 @@ export interface ModelCallerOptions {
  * ```
  */
 export function createModelCaller(routes: Routes, options: ModelCallerOptions): ModelCaller {
-  const { observer, scheduler = asyncScheduler, random = Math.random, prices = () => PriceBook.EMPTY } = options;
+  const { observer, scheduler = asyncScheduler, random = Math.random, prices = () => PriceBook.EMPTY, onSpent } = options;
   const now = () => scheduler.now();
   // With one upstream there is no choice to tell of, and runs' event streams stay as they were before routes.
   const severalUpstreams = routes.upstreams.size > 1;
@@ -97,6 +104,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
     // The budget bounds the wait for content too; a stream that produces is never cut by it.
     const contentMs = Math.max(1, Math.min(firstContentMs, plan.remainingMs));
     return defer(() => {
+      const body = request.bodyFor(target);
       // The timeouts are the attempt's own: inside its span, a timeout is that span's error.
       const attempt$ = (traceHeaders?: Record<string, string>) =>
         options
@@ -104,7 +112,7 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
             kind: upstream.kind,
             endpoint: state.endpoint,
             apiKey: upstream.apiKey,
-            body: request.bodyFor(target),
+            body,
             maxOutputTokens: target.maxOutputTokens,
             signal: request.signal,
             requestId: request.requestId,
@@ -130,12 +138,11 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
       const { trace } = request;
       // Priced as it is now: a prices file read again holds from the next attempt on.
       const price = target.price ?? prices().priceOf(target.model);
-      const priced = (cost: CallCost) => {
-        observer?.attemptPriced?.(info, cost);
-        request.observer?.attemptPriced?.(info, cost);
-      };
+      const { payer } = request;
+      const spent =
+        onSpent && (({ tokens, cost }: Pick<SpentCall, 'tokens' | 'cost'>) => onSpent({ at: now(), attempt: info, payer, tokens, cost }));
       return (trace ? traceAttempt(trace, info, state.endpoint.url, attempt$) : attempt$()).pipe(
-        priceUsage(price, priced),
+        meterAttempt(price, body, spent ?? ignoreSpend),
         watchAttempt({ info, state, observer, callObserver: request.observer, tellCommit: severalUpstreams }),
       );
     });

@@ -3,7 +3,7 @@ import type { AttemptObserver } from './AttemptObserver.js';
 
 const BREAKER_STATES = { closed: 0, half_open: 1, open: 2 } as const;
 
-/** The attempt observer that keeps the upstream metrics: attempts by outcome, fallbacks, breakers, waits, unpriced calls. */
+/** The attempt observer that keeps the upstream metrics: attempts by outcome, fallbacks, breakers, waits. */
 export function observeAttempts(metrics: Metrics): AttemptObserver {
   return {
     attemptStarted({ requested, route, attempt, waitedMs }) {
@@ -12,9 +12,6 @@ export function observeAttempts(metrics: Metrics): AttemptObserver {
     },
     attemptEnded({ upstream }, outcome) {
       metrics.upstreamAttempts.inc({ upstream, outcome });
-    },
-    attemptPriced({ model }, { priced }) {
-      if (!priced) metrics.unpricedCalls.inc({ model });
     },
     breakerChanged(upstream, state) {
       metrics.upstreamBreakerState.set({ upstream }, BREAKER_STATES[state]);

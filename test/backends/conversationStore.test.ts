@@ -6,7 +6,7 @@ import { SqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../../src/store/Store.js';
 import { REDIS_URL, removeKeysUnder, testPrefix } from '../support/redisTest.js';
 
-const KEEP_ALL: RetentionPolicy = { maxItems: 1_000, maxAgeMs: 24 * 3600 * 1000 };
+const KEEP_ALL: RetentionPolicy = { maxItems: 1_000, maxAgeMs: 24 * 3600 * 1000, usageMaxAgeMs: 24 * 3600 * 1000 };
 const prefixes: string[] = [];
 afterAll(async () => {
   for (const prefix of prefixes) await removeKeysUnder(prefix);
@@ -82,7 +82,7 @@ describe.each(STORES)('%s: conversations', (_name, open) => {
   });
 
   it('evicts the conversations used least recently past the retention count, with their items', async () => {
-    const made = await open({ maxItems: 1, maxAgeMs: 24 * 3600 * 1000 });
+    const made = await open({ maxItems: 1, maxAgeMs: 24 * 3600 * 1000, usageMaxAgeMs: 24 * 3600 * 1000 });
     opened.push(made);
     const { conversations } = made;
     await conversations.create(conversation('conv_old'), [message('msg_o', 'old')]);

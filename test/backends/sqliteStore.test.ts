@@ -103,7 +103,7 @@ describe('the SQLite store', () => {
 
     // A pass a minute later, on the file itself: the time passes without the test waiting for it.
     const db = new Database(join(dataDir, DATABASE_FILE));
-    enforceRetention(db, { maxItems: 100, maxAgeMs: 86_400_000 }, Date.now() + 60_000);
+    enforceRetention(db, { maxItems: 100, maxAgeMs: 86_400_000, usageMaxAgeMs: 86_400_000 }, Date.now() + 60_000);
     expect(db.prepare('SELECT key FROM idempotency').pluck().all()).toEqual(['lasting']);
     expect(db.prepare('SELECT DISTINCT stream_id FROM events').pluck().all()).toEqual(['chatcmpl-lasting']);
     expect(db.prepare('SELECT stream_id FROM event_expiry').pluck().all()).toEqual(['chatcmpl-lasting']);

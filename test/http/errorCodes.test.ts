@@ -338,7 +338,7 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     return envelope(await fetch(`${url}/v1/responses/${id}`));
   },
   response_evicted: async () => {
-    const store = new SqliteStore({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
+    const store = new SqliteStore({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000, usageMaxAgeMs: 60_000 } });
     closers.push(async () => store.close());
     const { url } = await open(undefined, {}, { store });
     const first = await createResponse(url);

@@ -19,7 +19,7 @@ export function intercept<T extends object>(part: T, name: string, around: Aroun
 export function interceptStoreParts(
   store: Store,
   around: AroundCall,
-): Pick<Store, 'responses' | 'runs' | 'events' | 'jobs' | 'idempotency' | 'conversations'> {
+): Pick<Store, 'responses' | 'runs' | 'events' | 'jobs' | 'idempotency' | 'conversations' | 'usage'> {
   return {
     responses: intercept(store.responses, 'responses', around),
     runs: intercept(store.runs, 'runs', around),
@@ -27,5 +27,6 @@ export function interceptStoreParts(
     jobs: intercept(store.jobs, 'jobs', around),
     idempotency: intercept(store.idempotency, 'idempotency', around),
     conversations: intercept(store.conversations, 'conversations', around),
+    usage: intercept(store.usage, 'usage', around),
   };
 }

@@ -8,6 +8,10 @@ import { afterEach } from 'vitest';
 import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import { loadRoutes } from '../../src/upstream/loadRoutes.js';
 import { observeAttempts } from '../../src/upstream/observeAttempts.js';
+import { spendSink } from '../../src/upstream/spendSink.js';
+import { SqliteStore } from '../../src/store/sqlite/SqliteStore.js';
+import type { Store } from '../../src/store/Store.js';
+import { silentLogger } from '../../src/logger.js';
 import { DEFAULTS } from '../../src/config.js';
 import type { CreateAppOptions } from '../../src/http/createApp.js';
 import { createMetrics, type Metrics } from '../../src/metrics/createMetrics.js';
@@ -57,6 +61,8 @@ export type UpstreamPlay =
 export interface RoutedGateway {
   readonly gateway: TestApp;
   readonly metrics: Metrics;
+  /** The app's store, its usage ledger written by the agent. */
+  readonly store: Store;
   /** The scripted (and silent) upstreams by id. */
   readonly upstreams: Readonly<Record<string, ScriptedUpstream | SilentUpstream>>;
   scripted(id: string): ScriptedUpstream;
@@ -84,7 +90,8 @@ export const ROUTED_KEY = 'sk-routed-secret-5678';
  * The real app around the LLM agent over a real routes file (written to a temporary directory
  * and read with `loadRoutes`, its key as `env:`), whose upstreams play `plays`; `file` is the
  * rest of the file (models, retry, budget, breaker), `timeouts` every upstream's, and `app` adds to the
- * app's options (its `tracing`) and `prices` the agent's. Closed after each test.
+ * app's options (its `tracing`, its `store`: by default one in memory, whose usage ledger the
+ * agent's spent calls are written to) and `prices` the agent's. Closed after each test.
  */
 export function useRoutedGateway() {
   const open: { close(): Promise<void> }[] = [];
@@ -129,12 +136,15 @@ export function useRoutedGateway() {
       },
     );
     const metrics = createMetrics();
-    const agent = createLlmAgent({ routes, tools: [], attemptObserver: observeAttempts(metrics), prices });
-    const gateway = await startApp(agent, {}, { ...app, metrics });
+    const store = app.store ?? new SqliteStore({ dataDir: ':memory:' });
+    const onSpent = spendSink(silentLogger, metrics, store.usage);
+    const agent = createLlmAgent({ routes, tools: [], attemptObserver: observeAttempts(metrics), prices, onSpent });
+    const gateway = await startApp(agent, {}, { ...app, metrics, store });
     open.unshift(gateway);
     return {
       gateway,
       metrics,
+      store,
       upstreams,
       scripted: (id) => upstreams[id] as ScriptedUpstream,
       silent: (id) => upstreams[id] as SilentUpstream,

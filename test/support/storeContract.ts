@@ -177,7 +177,7 @@ export function describeStoreContract(name: string, open: (retention?: Retention
     });
 
     it('evicts the oldest settled responses to tombstones, past the retention', async () => {
-      const kept = await store({ maxItems: 1, maxAgeMs: 60_000 });
+      const kept = await store({ maxItems: 1, maxAgeMs: 60_000, usageMaxAgeMs: 60_000 });
       for (const id of ['resp_r1', 'resp_r2', 'resp_r3']) await kept.responses.save(response(id), []);
       await kept.enforceRetention();
       expect(await kept.responses.get('resp_r3')).toMatchObject({ kind: 'response' });

@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['createAgentFor', 'loadOperatorsModule'],
   ['http'],
   ['http/keys', 'http/express'],
-  ['jobs'],
+  ['jobs', 'usage'],
   ['runs'],
   ['chat', 'responses', 'conversations', 'messages'],
   ['openai', 'detached'],

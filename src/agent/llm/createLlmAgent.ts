@@ -1,3 +1,4 @@
+import type { SpentCall } from '../../upstream/SpentCall.js';
 import type { PriceBook } from '../../money/PriceBook.js';
 import { asyncScheduler, concat, defer, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
 import { DEFAULTS } from '../../config.js';
@@ -72,6 +73,8 @@ export interface LlmAgentOptions {
   readonly maxToolCallChars?: number;
   /** The prices of `RXGATE_PRICES_FILE` as they are now (a route target's own `price` wins). Default: none, every call unpriced. */
   readonly prices?: () => PriceBook;
+  /** Told once of every upstream attempt that spent something: the usage ledger, the cost metrics. Default: nobody. */
+  readonly onSpent?: (call: SpentCall) => void;
   /** Which tools' calls wait for a person's approval. Default: those marked `requiresApproval`. */
   readonly requireApproval?: (tool: Tool) => boolean;
 }
@@ -182,6 +185,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     observer: options.attemptObserver,
     onResponse: options.onUpstreamResponse,
     prices: options.prices,
+    onSpent: options.onSpent,
     scheduler,
   });
   const source: ToolSource = Array.isArray(tools) ? { tools: () => tools } : (tools as ToolSource);
@@ -219,7 +223,15 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     const clientToolNames = clientTools.length > 0 ? new Set(clientTools.map((tool) => tool.function.name)) : undefined;
     // Every model call of the tool loop goes through the upstream layer: a later call of a run may fail over too.
     const call$ = (trace?: RunTrace) =>
-      caller.call({ route: request.model, bodyFor, signal, requestId: request.requestId, observer: request.attemptObserver, trace });
+      caller.call({
+        route: request.model,
+        bodyFor,
+        signal,
+        requestId: request.requestId,
+        observer: request.attemptObserver,
+        trace,
+        payer: request.payer,
+      });
     const traced$ = request.trace ? traceModelCall(request.trace, { model: request.model, messages, iteration }, call$) : call$();
     return traced$.pipe(toTurnEvents({ clientToolNames, maxToolCallChars }));
   }

@@ -45,6 +45,7 @@ function toUsage(usage: NonNullable<UpstreamChunk['usage']>, cost: UpstreamChunk
     ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
     ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
     ...(cost?.priced ? { costUsd: cost.usd } : {}),
+    ...(cost?.estimated ? { costEstimated: true } : {}),
   };
 }
 

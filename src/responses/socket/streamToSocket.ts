@@ -54,7 +54,6 @@ export function streamToSocket(
       activeRuns,
       maxOutputChars,
       key: turn.owner,
-      model: turn.agentRequest.model,
     });
     const save = saveOrLog(turn, logger);
     let settled = false;

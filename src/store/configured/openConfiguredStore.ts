@@ -30,6 +30,7 @@ type StoreSettings = Pick<
   | 'maxConcurrentRuns'
   | 'retentionMaxItems'
   | 'retentionMaxAgeDays'
+  | 'usageRetentionDays'
 >;
 
 /** Redis when `RXGATE_REDIS_URL` is set (several instances share it), else SQLite in `RXGATE_DATA_DIR` (one process). */

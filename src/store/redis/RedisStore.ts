@@ -16,6 +16,7 @@ import { RedisJobStore } from './RedisJobStore.js';
 import { RedisKeys } from './redisKeys.js';
 import { RedisResponseStore, TOMBSTONE_AGES } from './RedisResponseStore.js';
 import { RedisRunStore } from './RedisRunStore.js';
+import { RedisUsageLedger } from './RedisUsageLedger.js';
 import { ShardedStreamWatcher } from './ShardedStreamWatcher.js';
 import type { StreamWatcher } from './StreamWatcher.js';
 
@@ -44,6 +45,7 @@ export class RedisStore implements Store {
   readonly jobs: RedisJobStore;
   readonly idempotency: RedisIdempotencyStore;
   readonly conversations: RedisConversationStore;
+  readonly usage: RedisUsageLedger;
   readonly keys: RedisKeys;
   /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
   readonly claimant: Claimant;
@@ -71,6 +73,7 @@ export class RedisStore implements Store {
     this.events = new RedisEventLog(redis, this.keys, this.#watcher, instanceId);
     this.jobs = new RedisJobStore(redis, this.keys);
     this.conversations = new RedisConversationStore(redis, prefix, retention, leaseMs);
+    this.usage = new RedisUsageLedger(redis, this.keys, retention);
   }
 
   /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */

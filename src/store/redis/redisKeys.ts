@@ -60,6 +60,16 @@ export class RedisKeys {
     return `${this.prefix}settled:${kind}`;
   }
 
+  /** The usage ledger's rows, one entry a model call, trimmed by age as entries are added. */
+  usageCalls(): string {
+    return `${this.prefix}usage:calls`;
+  }
+
+  /** The sums of the hour starting at `hourStartMs`, a hash field per group and measure: what `GET /api/usage` reads. */
+  usageHour(hourStartMs: number): string {
+    return `${this.prefix}usage:hour:${hourStartMs}`;
+  }
+
   /** Tombstones, scored by when they were left: capped like SQLite's. */
   tombstones(): string {
     return `${this.prefix}tombstones`;

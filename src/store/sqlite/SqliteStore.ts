@@ -12,6 +12,7 @@ import { SqliteJobStore } from './SqliteJobStore.js';
 import { SqliteIdempotencyStore } from './SqliteIdempotencyStore.js';
 import { SqliteResponseStore } from './SqliteResponseStore.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
+import { SqliteUsageLedger } from './SqliteUsageLedger.js';
 import { storeCall, WriteHealth } from './storeCall.js';
 
 export interface SqliteStoreOptions {
@@ -31,6 +32,7 @@ export class SqliteStore implements Store {
   readonly jobs: SqliteJobStore;
   readonly idempotency: SqliteIdempotencyStore;
   readonly conversations: SqliteConversationStore;
+  readonly usage: SqliteUsageLedger;
   readonly #db: Database.Database;
   readonly #retention: RetentionPolicy;
   readonly #health = new WriteHealth();
@@ -52,6 +54,7 @@ export class SqliteStore implements Store {
     this.events = new SqliteEventLog(this.#db, this.#health, { flushMs });
     this.jobs = new SqliteJobStore(this.#db, this.#health);
     this.conversations = new SqliteConversationStore(this.#db, this.#health);
+    this.usage = new SqliteUsageLedger(this.#db, this.#health);
   }
 
   async enforceRetention(): Promise<number> {

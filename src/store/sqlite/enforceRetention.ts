@@ -10,9 +10,9 @@ const FINISHED_RUN = "status IN ('completed', 'failed', 'cancelled')";
  * losing turns (tombstones themselves are capped at ten times `maxItems`; past that a chain
  * through one answers a plain 404 "not found"); finished runs are removed with their event
  * logs. Expired `Idempotency-Key` records go too, and the event logs whose time is up (see
- * `EventLog.expire`): neither is an item. Returns how many items went.
+ * `EventLog.expire`), and the usage ledger's rows past their own age: none is an item. Returns how many items went.
  */
-export function enforceRetention(db: Database.Database, { maxItems, maxAgeMs }: RetentionPolicy, now = Date.now()): number {
+export function enforceRetention(db: Database.Database, { maxItems, maxAgeMs, usageMaxAgeMs }: RetentionPolicy, now = Date.now()): number {
   const cutoff = now - maxAgeMs;
   return db.transaction(() => {
     const responses = db
@@ -51,6 +51,7 @@ export function enforceRetention(db: Database.Database, { maxItems, maxAgeMs }: 
     db.prepare('DELETE FROM idempotency WHERE expires_at <= ?').run(now);
     db.prepare('DELETE FROM events WHERE stream_id IN (SELECT stream_id FROM event_expiry WHERE expires_at <= ?)').run(now);
     db.prepare('DELETE FROM event_expiry WHERE expires_at <= ?').run(now);
+    db.prepare('DELETE FROM usage_calls WHERE at < ?').run(now - usageMaxAgeMs);
     return responses.length + runs.length + tombstones;
   })();
 }

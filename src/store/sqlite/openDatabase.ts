@@ -58,6 +58,23 @@ CREATE TABLE IF NOT EXISTS event_expiry (
   expires_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS event_expiry_by_time ON event_expiry (expires_at);
+-- One row for every upstream attempt that spent something: the usage ledger
+CREATE TABLE IF NOT EXISTS usage_calls (
+  at INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  model TEXT NOT NULL,
+  upstream TEXT NOT NULL,
+  upstream_model TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  cached_input_tokens INTEGER NOT NULL,
+  cache_write_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  cost_usd REAL NOT NULL,
+  estimated INTEGER NOT NULL,
+  reference TEXT
+);
+CREATE INDEX IF NOT EXISTS usage_calls_by_time ON usage_calls (at);
+CREATE INDEX IF NOT EXISTS usage_calls_by_key ON usage_calls (key, at);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 

@@ -3,7 +3,7 @@ import { UpstreamError } from '../../errors/UpstreamError.js';
 import { redactThenCut } from '../../errors/redactSecrets.js';
 import type { EventReader } from '../openaiChat/EventReader.js';
 import type { UpstreamChunk } from '../upstreamChunk.js';
-import { isRecord } from './isRecord.js';
+import { isRecord } from '../../wire/isRecord.js';
 import { toFinishReason } from './toFinishReason.js';
 
 const tokens = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0);

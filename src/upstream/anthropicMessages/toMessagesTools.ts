@@ -1,4 +1,4 @@
-import { isRecord } from './isRecord.js';
+import { isRecord } from '../../wire/isRecord.js';
 
 type Json = Record<string, unknown>;
 

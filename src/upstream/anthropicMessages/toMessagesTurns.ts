@@ -1,4 +1,4 @@
-import { isRecord } from './isRecord.js';
+import { isRecord } from '../../wire/isRecord.js';
 import { toImageBlock } from './toImageBlock.js';
 
 type Block = Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { upstreamChunkSchema, type UpstreamChunk } from '../upstreamChunk.js';
+import { isRecord } from '../../wire/isRecord.js';
 
 type Choice = NonNullable<UpstreamChunk['choices']>[number];
 
@@ -12,7 +13,6 @@ function describeIssue({ path, message }: z.core.$ZodIssue): string {
   return `${where || 'the chunk'}: ${message}`;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string | null | undefined => value == null || typeof value === 'string';
 const isTokens = (value: unknown): value is number | null | undefined =>
   value == null || (Number.isInteger(value) && (value as number) >= 0);

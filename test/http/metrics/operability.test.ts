@@ -109,7 +109,7 @@ describe('operability', () => {
     closers.push(() => upstream.close());
     const config = loadConfig({ RXGATE_UPSTREAM_URL: upstream.baseUrl, RXGATE_UPSTREAM_MODEL: 'up', RXGATE_TOOLS: '' });
     const metrics = createMetrics();
-    const { app } = createApp({ agent: createAgentFor(config, silentLogger, metrics), config, metrics });
+    const { app } = createApp({ agent: createAgentFor(config, silentLogger, { metrics }), config, metrics });
     const url = await listen(app);
     await (await chat(url, undefined, { 'x-request-id': 'trace-1' })).text();
     await (await chat(url)).text();

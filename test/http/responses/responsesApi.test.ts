@@ -282,7 +282,7 @@ describe('the Responses API with the official openai client', () => {
   });
 
   it('evicts by retention but keeps a tombstone: a chain through an evicted response is a 404 that says so', async () => {
-    const store = new SqliteStore({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000 } });
+    const store = new SqliteStore({ dataDir: ':memory:', retention: { maxItems: 1, maxAgeMs: 60_000, usageMaxAgeMs: 60_000 } });
     const client = await clientFor(scripted(say('ok'), finish()), { store });
     const first = await client.responses.create({ input: 'one' });
     const second = await client.responses.create({ input: 'two', previous_response_id: first.id });

@@ -28,7 +28,7 @@ describe('followers of runs on several instances on one Redis, over time', () =>
       [answer('a', 'b', 'c')],
       2,
       { maxConcurrentRuns: 100 },
-      { maxItems: 20, maxAgeMs: 60_000 },
+      { maxItems: 20, maxAgeMs: 60_000, usageMaxAgeMs: 60_000 },
     );
     const [a, b] = instances as [Instance, Instance];
     const connectionsOf = async (instance: Instance) =>

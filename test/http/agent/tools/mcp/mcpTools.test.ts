@@ -157,7 +157,7 @@ describe('createAgentFor with a live tool source (the MCP tools)', () => {
       let tools: readonly Tool[] = [extra('srv__a')];
       const source: ToolSource = { tools: () => tools };
       const config = loadConfig({ RXGATE_UPSTREAM_URL: upstream.baseUrl, RXGATE_UPSTREAM_MODEL: 'up', RXGATE_TOOLS: 'calculator' });
-      const agent = createAgentFor(config, silentLogger, undefined, source);
+      const agent = createAgentFor(config, silentLogger, { extraTools: source });
 
       await collectRun(agent.run({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, new Cancellation()));
       tools = [extra('srv__a'), extra('srv__b')];
