@@ -80,7 +80,7 @@ export class SqliteUsageLedger implements UsageLedger {
     if (!statement) {
       const columns = groupBy.map((grouping) => COLUMN[grouping]);
       statement = this.db.prepare(
-        `SELECT (at / @bucket) * @bucket AS start${columns.map((column) => `, ${column}`).join('')},
+        `SELECT at - at % @bucket AS start${columns.map((column) => `, ${column}`).join('')},
            COUNT(*) AS calls, SUM(input_tokens) AS input, SUM(cached_input_tokens) AS cached, SUM(output_tokens) AS output,
            SUM(cost_usd) AS cost, SUM(estimated) AS estimated
          FROM usage_calls WHERE at >= @from AND at < @to${oneKey ? ' AND key = @key' : ''}
