@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { costOf } from '../../../src/money/costOf.js';
 import { PriceBook } from '../../../src/money/PriceBook.js';
 import { roundUsd } from '../../../src/money/usd.js';
+import { followRun } from '../../support/followRun.js';
 import { sampleOf } from '../../support/metricSamples.js';
+import { post } from '../../support/runsClient.js';
 import { frames, type UpstreamScript } from '../../support/scriptedUpstream.js';
 import { useRoutedGateway } from '../../support/startRoutedGateway.js';
 import { as, teamKeys } from '../../support/teamKeys.js';
@@ -118,6 +120,17 @@ describe('the usage ledger', () => {
     ]);
     const before = new Date(Date.now() - 2 * 86_400_000).toISOString();
     expect((await usage(gateway.url, `?from=${before}&to=${Math.floor(Date.now() / 1000) - 86_400}`, as('ops'))).body.data).toEqual([]);
+  });
+
+  it("puts a run's cost in its usage, as it completes and as it is read", async () => {
+    const { gateway } = await start({ main: [withUsage()] }, ROUTE, {}, priced);
+    const created = await post(`${gateway.url}/v1/runs`, { model: 'smart', input: 'hi' }, { 'content-type': 'application/json' });
+    const { run_id: runId } = (await created.json()) as { run_id: string };
+    const completed = await (await followRun(gateway.url, runId)).until<{ usage: { cost: number } }>('run.completed');
+    const run = (await (await fetch(`${gateway.url}/v1/runs/${runId}`)).json()) as { usage: { cost: number } };
+
+    expect(completed.usage.cost).toBe(REPORTED_COST);
+    expect(run.usage.cost).toBe(REPORTED_COST);
   });
 
   it('refuses a query it cannot answer with a 400 naming the parameter', async () => {
