@@ -150,8 +150,8 @@ export interface RxgateApp {
   readonly recovered: Promise<number>;
   /** The `'upgrade'` listener of the server that listens with `app`: the Responses API over WebSocket (`answerUpgrades`). */
   readonly upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
-  /** The open WebSocket connections; `close()` them on shutdown, once the responses in flight were ended. */
-  readonly sockets: Pick<ResponsesSockets, 'close'>;
+  /** The open WebSocket connections: `drain()` them as shutdown begins, `close()` them once the responses in flight were ended. */
+  readonly sockets: Pick<ResponsesSockets, 'drain' | 'close'>;
 }
 
 /** Marks what a dead process left in flight as failed; a store that fails here is reported, and readiness says so. */

@@ -138,6 +138,7 @@ export async function startServer({
       jobScheduler.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      sockets.drain();
       logger.info({ activeRuns: activeRuns.size, graceMs }, 'shutting down');
       await Promise.race([activeRuns.settled(), delay(graceMs)]);
       await activeRuns.stopAll(InterruptReason.shuttingDown);

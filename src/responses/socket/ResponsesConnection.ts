@@ -57,7 +57,8 @@ export const QUEUE_FULL_CLOSE = { code: 1008, reason: 'too many events waiting' 
  * limit, a `previous_response_id` nobody knows) is an `error` event and the connection stays open.
  * A closed socket, with or without a close frame, or one that leaves a ping unanswered for the
  * keepalive interval, interrupts the response in flight in the same frame. A connection that lived
- * `maxAgeMs` closes with `MAX_AGE_CLOSE` once its response in flight has ended.
+ * `maxAgeMs` closes with `MAX_AGE_CLOSE` once its response in flight has ended, as one does that
+ * shutdown drains (`closeWhenIdle`); what it was sent meanwhile is not answered.
  */
 export class ResponsesConnection {
   /** How the connection went, once it closed: the access log's line of its upgrade request. */
@@ -65,7 +66,8 @@ export class ResponsesConnection {
   readonly #memory: ConnectionMemory;
   readonly #sink: SocketSink;
   #answering = false;
-  #expired = false;
+  /** How it closes once its response in flight has ended: set when it expired or is drained. */
+  #closing: { readonly code: number; readonly reason: string } | undefined;
   /** Messages received and not yet being answered. */
   #waiting = 0;
 
@@ -104,7 +106,7 @@ export class ResponsesConnection {
     // A frame that breaks the protocol (a message over RXGATE_MAX_BODY_BYTES, say) closes the socket after this; unheard, it would throw.
     socket.on('error', (error) => this.logger.info({ err: error }, 'WebSocket connection failed'));
     const pings = this.keepAlive();
-    const maxAge = setTimeout(() => this.expire(), this.context.maxAgeMs);
+    const maxAge = setTimeout(() => this.closeWhenIdle(MAX_AGE_CLOSE.code, MAX_AGE_CLOSE.reason), this.context.maxAgeMs);
     socket.once('close', () => {
       clearInterval(pings);
       clearTimeout(maxAge);
@@ -115,6 +117,12 @@ export class ResponsesConnection {
   /** Closes the connection now (shutdown), with `code` and `reason`. */
   close(code: number, reason: string): void {
     this.socket.close(code, reason);
+  }
+
+  /** Closes the connection with `code` and `reason` now if it answers nothing, else once its response in flight has ended. */
+  closeWhenIdle(code: number, reason: string): void {
+    this.#closing ??= { code, reason };
+    if (!this.#answering) this.close(this.#closing.code, this.#closing.reason);
   }
 
   private answer(message: ClientMessage): Observable<never> {
@@ -138,7 +146,7 @@ export class ResponsesConnection {
       ),
       finalize(() => {
         this.#answering = false;
-        if (this.#expired) this.close(MAX_AGE_CLOSE.code, MAX_AGE_CLOSE.reason);
+        if (this.#closing) this.close(this.#closing.code, this.#closing.reason);
       }),
     );
   }
@@ -222,10 +230,5 @@ export class ResponsesConnection {
       answered = false;
       this.socket.ping();
     }, this.context.keepaliveMs);
-  }
-
-  private expire(): void {
-    this.#expired = true;
-    if (!this.#answering) this.close(MAX_AGE_CLOSE.code, MAX_AGE_CLOSE.reason);
   }
 }

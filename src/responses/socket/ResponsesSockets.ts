@@ -8,6 +8,7 @@ import { ResponsesConnection, type SocketContext } from './ResponsesConnection.j
 
 /** The close code of the connections shutdown ends: "going away", on which a client reconnects elsewhere. */
 const GOING_AWAY = 1001;
+const SHUTTING_DOWN = 'server shutting down';
 const WEBSOCKET_KEY = /^[+/0-9A-Za-z]{22}==$/;
 
 export interface ResponsesSocketsOptions {
@@ -22,6 +23,7 @@ export class ResponsesSockets {
   readonly #server: WebSocketServer;
   readonly #open = new Set<ResponsesConnection>();
   readonly #perKey = new Map<string, number>();
+  #draining = false;
 
   constructor(
     private readonly context: SocketContext,
@@ -76,6 +78,7 @@ export class ResponsesSockets {
         res.statusCode = 101;
         const connection = new ResponsesConnection(socket, principal, this.context, logger).start();
         this.#open.add(connection);
+        if (this.#draining) connection.closeWhenIdle(GOING_AWAY, SHUTTING_DOWN);
         void connection.served.then((served) => {
           this.#open.delete(connection);
           closed();
@@ -85,8 +88,18 @@ export class ResponsesSockets {
     });
   }
 
+  /**
+   * Shutdown begins: every connection closes "going away" once its response in flight has ended
+   * (an idle one at once, one opened from now on as soon as it is), so that no response starts in
+   * the grace period; a client reconnects elsewhere.
+   */
+  drain(): void {
+    this.#draining = true;
+    for (const connection of this.#open) connection.closeWhenIdle(GOING_AWAY, SHUTTING_DOWN);
+  }
+
   /** Closes every connection ("going away"): shutdown, once the responses in flight were ended. */
   close(): void {
-    for (const connection of this.#open) connection.close(GOING_AWAY, 'server shutting down');
+    for (const connection of this.#open) connection.close(GOING_AWAY, SHUTTING_DOWN);
   }
 }
