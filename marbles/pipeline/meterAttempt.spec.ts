@@ -65,9 +65,9 @@ describe('meterAttempt', () => {
 
   it('tells a stream cancelled at a frame what it had received by then, counted, once', marbles((m) => {
     const { spent, meter } = metered();
-    const source = m.cold('-a-b-a-b-u|', VALUES);
-    m.expect(source.pipe(meter), '----!').toBeObservable('-a-b', VALUES);
-    m.expect(source, '^---!').toBeObservable('-a-b', VALUES);
+    const source$ = m.cold('-a-b-a-b-u|', VALUES);
+    m.expect(source$.pipe(meter), '----!').toBeObservable('-a-b', VALUES);
+    m.expect(source$, '^---!').toBeObservable('-a-b', VALUES);
     m.flush();
     expect(spent).toStrictEqual([estimated('The capital is Paris.')]);
   }));

@@ -43,8 +43,15 @@ export function parseUsageQuery(query: unknown, now: number): Omit<UsageQuery, '
   const { bucket, groupBy } = parsed.data;
   const toMs = Math.ceil((parsed.data.to ?? now) / HOUR_MS) * HOUR_MS;
   const fromMs = Math.floor((parsed.data.from ?? toMs - DAY_MS) / HOUR_MS) * HOUR_MS;
-  if (fromMs >= toMs) throw new RequestError(400, "invalid 'from': it must be before 'to'", 'invalid_request_error', 'from', 'invalid_value');
+  if (fromMs >= toMs)
+    throw new RequestError(400, "invalid 'from': it must be before 'to'", 'invalid_request_error', 'from', 'invalid_value');
   if (toMs - fromMs > MAX_RANGE_DAYS * DAY_MS)
-    throw new RequestError(400, `invalid 'from': a range spans at most ${MAX_RANGE_DAYS} days`, 'invalid_request_error', 'from', 'invalid_value');
+    throw new RequestError(
+      400,
+      `invalid 'from': a range spans at most ${MAX_RANGE_DAYS} days`,
+      'invalid_request_error',
+      'from',
+      'invalid_value',
+    );
   return { fromMs, toMs, bucket, groupBy };
 }
