@@ -152,7 +152,7 @@ describe('the usage ledger on Redis', () => {
     const now = Date.now();
     await store.usage.record(call(now, 'team-a', 'smart'));
 
-    const [entry] = await store.redis.xRange(store.keys.usageCalls(), '-', '+');
+    const [entry] = (await store.redis.xRange(store.keys.usageCalls(), '-', '+')) ?? [];
     expect(entry?.message).toMatchObject({
       key: 'team-a',
       model: 'smart',
