@@ -44,7 +44,8 @@ function keepOutput(chunk: UpstreamChunk, output: string[]): void {
 
 /** One attempt's meter, for every open stream: a chunk without usage passes as it is. */
 class AttemptMeter extends Stage<UpstreamChunk> {
-  private usage: ReportedUsage | undefined;
+  /** The last usage reported, priced: what the attempt spent, once it ends. */
+  private reported: AttemptSpend | undefined;
   /** What the model produced while no usage came: kept (as references) only for a priced call, to be counted if none comes. */
   private output: string[] | undefined;
   private sawContent = false;
@@ -62,12 +63,13 @@ class AttemptMeter extends Stage<UpstreamChunk> {
 
   protected onNext(chunk: UpstreamChunk): void {
     if (chunk.usage) {
-      this.usage = chunk.usage;
       this.output = undefined;
       const { price } = this;
+      const tokens = reportedTokens(chunk.usage);
       const cost: CallCost = price
-        ? { usd: costOf(price, reportedTokens(chunk.usage)), priced: true, estimated: false }
+        ? { usd: costOf(price, tokens), priced: true, estimated: false }
         : { usd: 0, priced: false, estimated: false };
+      this.reported = { tokens, cost };
       this.destination.next({ ...chunk, cost });
       return;
     }
@@ -78,19 +80,20 @@ class AttemptMeter extends Stage<UpstreamChunk> {
 
   protected override onError(error: unknown): void {
     // Failed before its first content: a refused request, which upstreams bill nothing.
-    if (this.usage || this.sawContent) this.spend();
+    if (this.reported || this.sawContent) this.spend();
     else this.told = true;
     this.destination.error(error);
   }
 
   protected override onComplete(): void {
-    if (this.usage || !this.price) {
+    const { reported, price } = this;
+    if (reported || !price) {
       this.spend();
       this.destination.complete();
       return;
     }
     // No usage came: the estimate goes on as the call's usage chunk, so that the answer shows it.
-    this.estimate((spend) => {
+    this.estimate(price, (spend) => {
       if (this.destination.closed) return;
       const { input, output } = spend.tokens;
       this.destination.next({
@@ -110,12 +113,11 @@ class AttemptMeter extends Stage<UpstreamChunk> {
 
   private spend(): void {
     if (this.told) return;
-    const { usage, price } = this;
-    if (usage) {
+    const { reported, price } = this;
+    if (reported) {
       this.told = true;
-      const tokens = reportedTokens(usage);
-      this.onSpent({ tokens, cost: { usd: price ? costOf(price, tokens) : 0, priced: !!price, estimated: false } });
-    } else if (price) this.estimate(() => undefined);
+      this.onSpent(reported);
+    } else if (price) this.estimate(price, () => undefined);
     else {
       this.told = true;
       this.onSpent({ tokens: NO_TOKENS, cost: { usd: 0, priced: false, estimated: false } });
@@ -123,14 +125,14 @@ class AttemptMeter extends Stage<UpstreamChunk> {
   }
 
   /** Counts the request and the output with rxgate's tokenizer, at once when it has loaded, else once it has. */
-  private estimate(then: (spend: AttemptSpend) => void): void {
+  private estimate(price: Price, then: (spend: AttemptSpend) => void): void {
     this.told = true;
-    const { price, body } = this;
+    const { body } = this;
     const output = this.output?.join('') ?? '';
     this.output = undefined;
     const counted = (count: Counter) => {
       const tokens: CallTokens = { ...NO_TOKENS, input: countChatInput(count, body), output: count(output) };
-      const spend = { tokens, cost: { usd: price ? costOf(price, tokens) : 0, priced: true, estimated: true } };
+      const spend = { tokens, cost: { usd: costOf(price, tokens), priced: true, estimated: true } };
       this.onSpent(spend);
       then(spend);
     };
