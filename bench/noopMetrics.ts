@@ -17,6 +17,8 @@ export function noopMetrics(): Metrics {
     keyInFlight: NOOP,
     keyTokens: NOOP,
     costUsd: NOOP,
+    budgetOverageUsd: NOOP,
+    budgetUsedRatio: NOOP,
     unpricedCalls: NOOP,
     inFlightRuns: NOOP,
     requests: NOOP,

@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     extraTools: mcp,
     prices: prices && (() => prices.current()),
     ledger: store.usage,
+    budgets: store.budgets,
   });
   const operators = await loadOperatorsModule(config.operatorsModule);
   const readinessChecks = config.upstreamUrl ? [upstreamReadiness({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey })] : [];

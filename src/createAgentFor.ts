@@ -7,6 +7,8 @@ import type { Tool, ToolSource } from './agent/tools/tool.js';
 import { loadRoutes } from './upstream/loadRoutes.js';
 import { observeAttempts } from './upstream/observeAttempts.js';
 import { spendSink, type SpendLedger } from './upstream/spendSink.js';
+import { budgetGuardFor } from './upstream/budgetGuardFor.js';
+import type { BudgetLedger } from './store/BudgetLedger.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';
@@ -43,10 +45,12 @@ export interface AgentParts {
   readonly prices?: () => PriceBook;
   /** Where each model call's spend is written (the store's usage ledger), besides the cost metrics. */
   readonly ledger?: SpendLedger;
+  /** Where keys' budgets are held and settled (the store's); none: budgets are not enforced. */
+  readonly budgets?: BudgetLedger;
 }
 
 /** The agent the configuration asks for: the LLM agent when a routes file or an upstream is set, else the offline one. */
-export function createAgentFor(config: Config, logger: Logger, { metrics, extraTools, prices, ledger }: AgentParts = {}): Agent {
+export function createAgentFor(config: Config, logger: Logger, { metrics, extraTools, prices, ledger, budgets }: AgentParts = {}): Agent {
   const tools = toolsOf(config);
   const requireApproval = approvalPolicy(config.requireApproval);
   const upstream = config.routesFile ? { routes: loadRoutes(config.routesFile, process.env, upstreamTimeouts(config)) } : undefined;
@@ -69,6 +73,9 @@ export function createAgentFor(config: Config, logger: Logger, { metrics, extraT
     requireApproval,
     prices,
     onSpent: spendSink(logger, metrics, ledger),
+    budgets:
+      budgets &&
+      budgetGuardFor(budgets, { reserveOutputTokens: config.budgetReserveOutputTokens, leaseMs: config.budgetLeaseMs }, logger, metrics),
     logger,
     onUpstreamResponse: (status) => metrics?.upstreamRequests.inc({ status }),
   });

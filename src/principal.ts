@@ -1,3 +1,5 @@
+import type { Budget } from './money/budget.js';
+
 /** Who a request acts for: an API key's id, and whether that key may see and control everything. */
 export interface Principal {
   readonly id: string;
@@ -14,6 +16,8 @@ export interface KeyPolicy {
   readonly rpm?: number;
   /** Streams and detached runs in flight at once. */
   readonly maxStreams?: number;
+  /** What the key's model calls may cost in a period. */
+  readonly budget?: Budget;
 }
 
 /** The owner of what was stored before keys existed, and of everything on a server without keys. */

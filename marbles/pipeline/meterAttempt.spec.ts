@@ -14,6 +14,7 @@ const text = (content: string): UpstreamChunk => ({ choices: [{ delta: { content
 const VALUES = {
   a: text('The capital '),
   b: text('is Paris.'),
+  r: { choices: [{ delta: {}, finish_reason: null }] } satisfies UpstreamChunk,
   u: { choices: [], usage: { prompt_tokens: 14, completion_tokens: 5, total_tokens: 19 } } satisfies UpstreamChunk,
   z: { choices: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } } satisfies UpstreamChunk,
 };
@@ -32,7 +33,7 @@ function estimated(output: string): AttemptSpend {
 }
 
 function metered(price: Price | null = PRICE) {
-  const spent: AttemptSpend[] = [];
+  const spent: (AttemptSpend | undefined)[] = [];
   return { spent, meter: meterAttempt(price ?? undefined, BODY, (spend) => spent.push(spend)) };
 }
 
@@ -50,7 +51,7 @@ describe('meterAttempt', () => {
     const { spent, meter } = metered();
     m.expect(m.cold('-z|', VALUES).pipe(meter)).toBeObservable('-c|', { c: { ...VALUES.z, cost: { usd: 0.001, priced: true, estimated: false } } });
     m.flush();
-    expect(spent.map(({ cost }) => cost.estimated)).toStrictEqual([false]);
+    expect(spent.map((spend) => spend?.cost.estimated)).toStrictEqual([false]);
   }));
 
   it('counts a priced call whose upstream sent no usage, and passes the estimate on as its usage chunk', marbles((m) => {
@@ -72,14 +73,22 @@ describe('meterAttempt', () => {
     expect(spent).toStrictEqual([estimated('The capital is Paris.')]);
   }));
 
-  it('tells a call that failed after its first content what it produced, and one refused before any nothing', marbles((m) => {
+  it('tells a call that failed after its first content what it produced, and one refused before any chunk nothing', marbles((m) => {
     const after = metered();
     const before = metered();
     m.expect(m.cold('-a-#', VALUES, failed).pipe(after.meter)).toBeObservable('-a-#', VALUES, failed);
     m.expect(m.cold('--#', VALUES, failed).pipe(before.meter)).toBeObservable('--#', VALUES, failed);
     m.flush();
     expect(after.spent).toStrictEqual([estimated('The capital ')]);
-    expect(before.spent).toStrictEqual([]);
+    expect(before.spent).toStrictEqual([undefined]);
+  }));
+
+  it('tells a call that failed after the upstream answered, before any content, its input', marbles((m) => {
+    const { spent, meter } = metered();
+    m.expect(m.cold('-r-#', VALUES, failed).pipe(meter)).toBeObservable('-r-#', VALUES, failed);
+    m.flush();
+    expect(spent).toStrictEqual([estimated('')]);
+    expect(spent[0]!.tokens.input).toBeGreaterThan(0);
   }));
 
   it('counts nothing for a call without a price: no estimate, no usage chunk, its spend unpriced', marbles((m) => {

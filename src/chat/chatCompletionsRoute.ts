@@ -1,3 +1,4 @@
+import { payerOf } from '../money/payerOf.js';
 import { inFlightStreams } from '../metrics/inFlightStreams.js';
 import type { Request, Response } from 'express';
 import { asyncScheduler, identity, type MonoTypeOperatorFunction } from 'rxjs';
@@ -100,7 +101,7 @@ function serveChat(
         // A stream's headers go out before its answer is known to come from its first attempt: it names none.
         attemptObserver: request.stream ? undefined : upstreamHeader(res),
         trace: locals.trace,
-        payer: { key: locals.principal.id, reference: meta.id },
+        payer: payerOf(locals.principal, meta.id),
       },
       lifecycle.cancellation,
     )

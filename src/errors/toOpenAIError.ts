@@ -1,4 +1,5 @@
 import { AgentError } from './AgentError.js';
+import { BudgetExceededError } from './BudgetExceededError.js';
 import { CapacityError } from './CapacityError.js';
 import { ChainTooLongError } from './ChainTooLongError.js';
 import { ConversationTooLargeError } from './ConversationTooLargeError.js';
@@ -72,6 +73,11 @@ export function toOpenAIError(error: unknown): OpenAIError {
   if (error instanceof KeyLimitError) {
     const limited = envelope(429, error.message, 'rate_limit_error', 'rate_limit_exceeded');
     return { ...limited, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
+  }
+  if (error instanceof BudgetExceededError) {
+    // `x-should-retry: false`: the openai SDK would otherwise sleep the whole Retry-After (days, for a monthly budget) and retry.
+    const refused = envelope(429, error.message, 'insufficient_quota', 'budget_exceeded');
+    return { ...refused, headers: { 'x-should-retry': 'false', 'Retry-After': String(error.retryAfterSeconds) } };
   }
   if (error instanceof UnavailableResponseError) {
     const param = error.chainOf === undefined ? null : 'previous_response_id';

@@ -12,7 +12,7 @@ import { RequestError } from '../errors/RequestError.js';
 import { JobScheduler } from '../jobs/JobScheduler.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics/createMetrics.js';
-import type { Principal } from '../principal.js';
+import { DEFAULT_PRINCIPAL, type Principal } from '../principal.js';
 import { ActiveRuns } from '../serving/activeRuns.js';
 import { createConversationOpener } from '../conversations/createConversationOpener.js';
 import type { RouteHandler } from '../serving/routeHandler.js';
@@ -233,6 +233,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const keyLimits = options.keyLimits ?? new LocalKeyLimits();
   const perApi = operatorsPerApi(operators);
   const runs = { ...stored, operators: perApi.runs };
+  const ownerKey = keys ? (owner: string) => principalOf(keys(), owner) : () => DEFAULT_PRINCIPAL;
   const jobScheduler = new JobScheduler(runs, {
     graceMs: config.jobsGraceMs ?? DEFAULTS.jobsGraceMs,
     refreshMs: config.jobsRefreshMs ?? DEFAULTS.jobsRefreshMs,
@@ -240,12 +241,12 @@ export function createApp(options: CreateAppOptions): RxgateApp {
     // A job runs as its owner: a revoked key's jobs, or a model its policy no longer allows, fire no run.
     ...(keys
       ? {
-          ownerKey: (owner: string) => principalOf(keys(), owner),
+          ownerKey,
           ownerSlot: (owner: Principal) => takeStreamSlot(keyLimits, metrics, owner),
         }
       : {}),
   });
-  const jobs = { ...runs, jobScheduler };
+  const jobs = { ...runs, jobScheduler, ownerKey };
 
   const app = express();
   app.disable('x-powered-by');
@@ -316,7 +317,9 @@ export function createApp(options: CreateAppOptions): RxgateApp {
   const teamApi = express.Router();
   teamApi.use(guard, express.json({ limit: config.maxBodyBytes, type: () => true, strict: false }), ...(keyPolicy ? [keyPolicy] : []));
   jobsApi(teamApi, jobs, mount);
-  usageApi(teamApi, store.usage, mount);
+  const keysInForce = () =>
+    keys ? [...keys().values()].filter(({ expiresAt }) => expiresAt > Date.now()).map(({ principal }) => principal) : [DEFAULT_PRINCIPAL];
+  usageApi(teamApi, { usage: store.usage, budgets: store.budgets, keysInForce }, mount);
   app.use('/api', teamApi);
 
   app.use((req, _res, next) => {

@@ -1,3 +1,4 @@
+import { budgetRefusal } from '../money/budgetRefusal.js';
 import { mayUseModel, type Principal } from '../principal.js';
 import { isUnfinished, currentRun } from '../runs/currentRun.js';
 import type { RunsContext } from '../runs/runsContext.js';
@@ -52,12 +53,14 @@ export async function fireJob(
   if (!owner) return skip(`its owner '${current.owner}' has no key in force (revoked or expired)`);
   const refused = refusedByOwner(context, current, owner);
   if (refused) return skip(refused);
+  const spent = await budgetRefusal(context.store.budgets, owner, now());
+  if (spent) return skip(spent.message);
   const going = await runStillGoing(context, job.id);
   if (going) return skip(`the previous run ${going} is still going`);
   const release = await ownerSlot(owner);
   if (!release) return skip(atStreamLimit(owner));
   // Only a run that did not start is a skip: a fire that cannot be kept after its run started is not recorded at all.
-  const run = await startJobRun(context, current).catch((error: Error) => error);
+  const run = await startJobRun(context, current, owner.policy?.budget).catch((error: Error) => error);
   if (run instanceof Error) {
     release();
     return skip(`the run could not start: ${run.message}`);

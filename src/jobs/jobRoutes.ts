@@ -8,6 +8,7 @@ import { mayAccess, mayUseModel, type Principal } from '../principal.js';
 import { idOf } from '../runs/runRoutes.js';
 import type { StoredJob } from '../store/JobStore.js';
 import { parseJobRequest, type JobSettings } from './jobRequest.js';
+import { budgetRefusal } from '../money/budgetRefusal.js';
 import type { JobsContext } from './jobsContext.js';
 import { showFire, showJob } from './showJob.js';
 import { startJobRun } from './startJobRun.js';
@@ -105,7 +106,10 @@ export const runJobNowRoute =
     // The key's policy as it is now: it may have been narrowed since the job was made.
     assertMayUseModel(context, localsOf(res).principal, job);
     const now = Date.now();
-    const run = await startJobRun(context, job);
+    const owner = context.ownerKey(job.owner);
+    const spent = owner && (await budgetRefusal(context.store.budgets, owner, Date.now()));
+    if (spent) throw spent;
+    const run = await startJobRun(context, job, owner?.policy?.budget);
     localsOf(res).keepSlotUntil?.(run.ended);
     await context.store.jobs.record(job.id, { slot: now, trigger: 'manual', fired_at: now, run_id: run.id, skipped: null });
     res.status(202).json({ run_id: run.id, job_id: job.id, status: run.snapshot().status });

@@ -1,3 +1,4 @@
+import { payerOf } from '../money/payerOf.js';
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { asyncScheduler } from 'rxjs';
@@ -92,7 +93,7 @@ function serveMessage(req: Request, res: Response, request: MessagesRequest, met
         // A stream's headers go out before its answer is known to come from its first attempt: it names none.
         attemptObserver: stream ? undefined : upstreamHeader(res),
         trace: locals.trace,
-        payer: { key: locals.principal.id, reference: meta.id },
+        payer: payerOf(locals.principal, meta.id),
       },
       lifecycle.cancellation,
     )

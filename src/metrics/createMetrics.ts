@@ -40,6 +40,18 @@ export function createMetrics() {
       labelNames: ['key', 'model'] as const,
       registers,
     }),
+    budgetOverageUsd: new Counter({
+      name: 'rxgate_budget_overage_usd_total',
+      help: "USD model calls cost beyond the worst case they held against their key's budget (an upstream that ignored max_tokens), by key id.",
+      labelNames: ['key'] as const,
+      registers,
+    }),
+    budgetUsedRatio: new Gauge({
+      name: 'rxgate_key_budget_used_ratio',
+      help: 'The share of its budget a key has spent in its period, as of its last settled model call, by key id.',
+      labelNames: ['key'] as const,
+      registers,
+    }),
     unpricedCalls: new Counter({
       name: 'rxgate_unpriced_calls_total',
       help: 'Model calls whose upstream model has no price (neither its route target nor RXGATE_PRICES_FILE has one), by upstream model.',

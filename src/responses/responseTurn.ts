@@ -1,3 +1,4 @@
+import { payerOf } from '../money/payerOf.js';
 import type { AgentRequest, ChatMessage } from '../agent/agent.js';
 import { checkToolResults } from '../openai/checkToolResults.js';
 import { checkToolUse } from '../openai/checkToolUse.js';
@@ -113,7 +114,7 @@ export async function createResponseTurn(request: ResponseRequest, store: Store,
       options: modelOptions,
       approvals: resume.approvals,
       trace: options.trace,
-      payer: { key: options.principal.id, reference: meta.id },
+      payer: payerOf(options.principal, meta.id),
     },
     save: async (response) => {
       if (!request.store) return;

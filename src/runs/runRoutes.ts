@@ -1,3 +1,4 @@
+import { budgetRefusal } from '../money/budgetRefusal.js';
 import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
@@ -29,6 +30,9 @@ export const createRunRoute =
   async (req, res) => {
     const locals = localsOf(res);
     const request = parseRunRequest(req.body);
+    // A key whose budget is spent is refused with its 429 now, not with a run that fails at its first call.
+    const spent = await budgetRefusal(context.store.budgets, locals.principal, Date.now());
+    if (spent) throw spent;
     const key = readIdempotencyKey(req);
     // Pending until the run has started: a duplicate meanwhile must not answer with a run that may never be made.
     const { id, replayed, pending } = await claimIdempotencyKey(req, newRunId(), {
@@ -54,12 +58,16 @@ export const createRunRoute =
     const held = request.conversation
       ? await context.openConversation({ id: request.conversation, principal: locals.principal, truncate: request.truncate }).catch(refused)
       : undefined;
-    const run = await startRun(request, context, { owner: locals.principal.id, id, trace: locals.trace, conversation: held }).catch(
-      async (error: unknown) => {
-        await held?.release();
-        return refused(error);
-      },
-    );
+    const run = await startRun(request, context, {
+      owner: locals.principal.id,
+      budget: locals.principal.policy?.budget,
+      id,
+      trace: locals.trace,
+      conversation: held,
+    }).catch(async (error: unknown) => {
+      await held?.release();
+      return refused(error);
+    });
     if (key !== undefined) {
       // A settle the store refused leaves the record pending: duplicates are told to retry, never a run that is not there.
       await context.store.idempotency

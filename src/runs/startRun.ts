@@ -1,3 +1,4 @@
+import type { Budget } from '../money/budget.js';
 import { randomUUID } from 'node:crypto';
 import { asyncScheduler, concatMap, defer, identity, map, tap } from 'rxjs';
 import { instantiateOperators } from '../pipeline/protocolOperators.js';
@@ -38,6 +39,8 @@ const toPendingApproval = (event: AgentEventOf<'approval_required'>): PendingApp
 export interface RunStart {
   /** The principal id the run belongs to. */
   readonly owner: string;
+  /** The owner's key's budget, which each of the run's model calls holds against. Default: none. */
+  readonly budget?: Budget;
   /** Default: a new one (`Idempotency-Key` claims one before the run starts). */
   readonly id?: string;
   /** The span of the request that starts it, which the run's spans hang below. Default: none. */
@@ -57,7 +60,7 @@ export interface RunStart {
 export async function startRun(
   request: RunRequest,
   { agent, store, detached, defaultModel, approvalTimeoutMs, operators }: RunsContext,
-  { owner, id = newRunId(), trace, conversation }: RunStart,
+  { owner, budget, id = newRunId(), trace, conversation }: RunStart,
 ): Promise<DetachedRun<RunObject>> {
   const model = request.model ?? defaultModel;
   let run: RunObject = {
@@ -140,7 +143,7 @@ export async function startRun(
               steers$: inputs.steers$,
               trace,
               attemptObserver,
-              payer: { key: owner, reference: id },
+              payer: budget ? { key: owner, reference: id, budget } : { key: owner, reference: id },
             },
             lifecycle.cancellation,
           ),

@@ -5,6 +5,7 @@ import type { IdempotencyStore } from './IdempotencyStore.js';
 import type { ResponseStore } from './ResponseStore.js';
 import type { RunStore } from './RunStore.js';
 import type { UsageLedger } from './UsageLedger.js';
+import type { BudgetLedger } from './BudgetLedger.js';
 
 /**
  * Where the Responses, Runs and Conversations APIs keep stored responses, runs, their event logs and conversations: SQLite in
@@ -23,6 +24,8 @@ export interface Store {
   readonly conversations: ConversationStore;
   /** One row for every model call that spent something, for `GET /api/usage`. */
   readonly usage: UsageLedger;
+  /** Each key's spend against its budget, and the holds of its calls in flight. */
+  readonly budgets: BudgetLedger;
   /** Evicts what the retention policy no longer keeps; called after something settles. Returns how many items went. */
   enforceRetention(): Promise<number>;
   /** Undefined when writes go through, else why not (for the readiness check). */

@@ -17,10 +17,12 @@ import { meterAttempt } from './meterAttempt.js';
 import { PriceBook } from '../money/PriceBook.js';
 import type { Payer } from '../money/Payer.js';
 import type { SpentCall } from './SpentCall.js';
+import type { AttemptSpend } from './meterAttempt.js';
+import type { BudgetGuard } from './BudgetGuard.js';
+import { holdBudget, type SettleHold } from './holdBudget.js';
+import { DEFAULT_OWNER } from '../principal.js';
 import { routeFor, type Routes, type Target } from './routes.js';
 import { UpstreamState } from './UpstreamState.js';
-
-const ignoreSpend = (): void => undefined;
 
 /** One model call as the LLM agent asks for it. */
 export interface ModelCallRequest {
@@ -62,6 +64,8 @@ export interface ModelCallerOptions {
   readonly prices?: () => PriceBook;
   /** Told once of every attempt that spent something (`SpentCall`): the ledger, the cost metrics. */
   readonly onSpent?: (call: SpentCall) => void;
+  /** Keeps the priced calls of a payer with a budget within it. Default: budgets are not enforced. */
+  readonly budgets?: BudgetGuard;
   /** Draws the jitter and the weighted order. Default: `Math.random`. */
   readonly random?: () => number;
 }
@@ -78,7 +82,7 @@ export interface ModelCallerOptions {
  * ```
  */
 export function createModelCaller(routes: Routes, options: ModelCallerOptions): ModelCaller {
-  const { observer, scheduler = asyncScheduler, random = Math.random, prices = () => PriceBook.EMPTY, onSpent } = options;
+  const { observer, scheduler = asyncScheduler, random = Math.random, prices = () => PriceBook.EMPTY, onSpent, budgets } = options;
   const now = () => scheduler.now();
   // With one upstream there is no choice to tell of, and runs' event streams stay as they were before routes.
   const severalUpstreams = routes.upstreams.size > 1;
@@ -139,12 +143,18 @@ export function createModelCaller(routes: Routes, options: ModelCallerOptions): 
       // Priced as it is now: a prices file read again holds from the next attempt on.
       const price = target.price ?? prices().priceOf(target.model);
       const { payer } = request;
-      const spent =
-        onSpent && (({ tokens, cost }: Pick<SpentCall, 'tokens' | 'cost'>) => onSpent({ at: now(), attempt: info, payer, tokens, cost }));
-      return (trace ? traceAttempt(trace, info, state.endpoint.url, attempt$) : attempt$()).pipe(
-        meterAttempt(price, body, spent ?? ignoreSpend),
-        watchAttempt({ info, state, observer, callObserver: request.observer, tellCommit: severalUpstreams }),
-      );
+      const metered$ = (settle?: SettleHold) =>
+        (trace ? traceAttempt(trace, info, state.endpoint.url, attempt$) : attempt$()).pipe(
+          meterAttempt(price, body, (spend?: AttemptSpend) => {
+            settle?.(spend?.cost.usd ?? 0);
+            if (spend && onSpent) onSpent({ at: now(), attempt: info, payer, ...spend });
+          }),
+          watchAttempt({ info, state, observer, callObserver: request.observer, tellCommit: severalUpstreams }),
+        );
+      // An unpriced call costs nothing, so it holds nothing.
+      if (!budgets || !payer?.budget || !price) return metered$();
+      const budgeted = { key: payer.key ?? DEFAULT_OWNER, budget: payer.budget, price, body, maxOutputTokens: target.maxOutputTokens };
+      return holdBudget(budgets, budgeted, scheduler, metered$);
     });
   }
 

@@ -5,7 +5,6 @@ import type { Price } from '../money/price.js';
 import { Stage } from '../rx/Stage.js';
 import { countChatInput } from '../wire/countChatInput.js';
 import { loadedTokenCounter, tokenCounter, type Counter } from '../wire/tokenCount.js';
-import { carriesOutput } from './carriesOutput.js';
 import type { UpstreamChunk } from './upstreamChunk.js';
 
 type ReportedUsage = NonNullable<UpstreamChunk['usage']>;
@@ -48,14 +47,15 @@ class AttemptMeter extends Stage<UpstreamChunk> {
   private reported: AttemptSpend | undefined;
   /** What the model produced while no usage came: kept (as references) only for a priced call, to be counted if none comes. */
   private output: string[] | undefined;
-  private sawContent = false;
+  /** Whether the upstream answered: a call that fails before its first chunk was refused, and spent nothing. */
+  private answered = false;
   private told = false;
 
   constructor(
     destination: Subscriber<UpstreamChunk>,
     private readonly price: Price | undefined,
     private readonly body: Readonly<Record<string, unknown>>,
-    private readonly onSpent: (spend: AttemptSpend) => void,
+    private readonly onEnd: (spend: AttemptSpend | undefined) => void,
   ) {
     super(destination);
     if (price) this.output = [];
@@ -63,6 +63,7 @@ class AttemptMeter extends Stage<UpstreamChunk> {
 
   protected onNext(chunk: UpstreamChunk): void {
     if (chunk.usage) {
+      this.answered = true;
       this.output = undefined;
       const { price } = this;
       const tokens = reportedTokens(chunk.usage);
@@ -73,15 +74,15 @@ class AttemptMeter extends Stage<UpstreamChunk> {
       this.destination.next({ ...chunk, cost });
       return;
     }
-    if (!this.sawContent) this.sawContent = carriesOutput(chunk);
+    this.answered = true;
     if (this.output) keepOutput(chunk, this.output);
     this.destination.next(chunk);
   }
 
   protected override onError(error: unknown): void {
-    // Failed before its first content: a refused request, which upstreams bill nothing.
-    if (this.reported || this.sawContent) this.spend();
-    else this.told = true;
+    // Failed before the upstream answered: a refused request, which upstreams bill nothing.
+    if (this.answered) this.spend();
+    else this.tell(undefined);
     this.destination.error(error);
   }
 
@@ -114,14 +115,14 @@ class AttemptMeter extends Stage<UpstreamChunk> {
   private spend(): void {
     if (this.told) return;
     const { reported, price } = this;
-    if (reported) {
-      this.told = true;
-      this.onSpent(reported);
-    } else if (price) this.estimate(price, () => undefined);
-    else {
-      this.told = true;
-      this.onSpent({ tokens: NO_TOKENS, cost: { usd: 0, priced: false, estimated: false } });
-    }
+    if (reported) this.tell(reported);
+    else if (price) this.estimate(price, () => undefined);
+    else this.tell({ tokens: NO_TOKENS, cost: { usd: 0, priced: false, estimated: false } });
+  }
+
+  private tell(spend: AttemptSpend | undefined): void {
+    this.told = true;
+    this.onEnd(spend);
   }
 
   /** Counts the request and the output with rxgate's tokenizer, at once when it has loaded, else once it has. */
@@ -133,7 +134,7 @@ class AttemptMeter extends Stage<UpstreamChunk> {
     const counted = (count: Counter) => {
       const tokens: CallTokens = { ...NO_TOKENS, input: countChatInput(count, body), output: count(output) };
       const spend = { tokens, cost: { usd: costOf(price, tokens), priced: true, estimated: true } };
-      this.onSpent(spend);
+      this.onEnd(spend);
       then(spend);
     };
     const loaded = loadedTokenCounter();
@@ -145,11 +146,11 @@ class AttemptMeter extends Stage<UpstreamChunk> {
 /**
  * Meters one attempt, for `price` (none: the call costs nothing and is unpriced). Each usage chunk
  * is priced as its `cost` (an upstream that repeats its usage on every chunk, as vLLM's continuous
- * usage does, has each priced, the last one counting). `onSpent` is told once, when the attempt
+ * usage does, has each priced, the last one counting). `onEnd` is told once, when the attempt
  * ends: the last usage reported, priced; for a priced call whose upstream reported none, the
  * request `body` and the output received counted by rxgate's tokenizer and marked `estimated`,
- * which a completed stream also passes on as its usage chunk. An attempt that fails before any
- * content spent nothing and is not told.
+ * which a completed stream also passes on as its usage chunk. An attempt that fails before its
+ * first chunk (an error status, no connection) spent nothing: `onEnd` is told `undefined`.
  *
  * ```
  * source:   --t--t--u|       u = usage chunk
@@ -161,8 +162,8 @@ class AttemptMeter extends Stage<UpstreamChunk> {
 export function meterAttempt(
   price: Price | undefined,
   body: Readonly<Record<string, unknown>>,
-  onSpent: (spend: AttemptSpend) => void,
+  onEnd: (spend: AttemptSpend | undefined) => void,
 ): MonoTypeOperatorFunction<UpstreamChunk> {
   return (chunks$) =>
-    new Observable<UpstreamChunk>((destination) => new AttemptMeter(destination, price, body, onSpent).subscribeTo(chunks$));
+    new Observable<UpstreamChunk>((destination) => new AttemptMeter(destination, price, body, onEnd).subscribeTo(chunks$));
 }

@@ -16,6 +16,7 @@ import { startServer } from '../../src/http/startServer.js';
 import { silentLogger } from '../../src/logger.js';
 import { deadline } from '../../src/operators/deadline.js';
 import { SqliteStore } from '../../src/store/sqlite/SqliteStore.js';
+import { budgetWindow } from '../../src/money/budgetWindow.js';
 import { StoreError } from '../../src/errors/StoreError.js';
 import { exchange } from './reliability/support/rawHttp.js';
 import { failingStore } from '../support/failingStore.js';
@@ -305,6 +306,14 @@ const TRIGGERS: Record<string, () => Promise<Received>> = {
     const { url } = await open(undefined, {}, { store });
     await post(`${url}/v1/responses`, { input: 'hi' }, { 'Idempotency-Key': 'k1' });
     return envelope(await post(`${url}/v1/responses`, { input: 'hi' }, { 'Idempotency-Key': 'k1' }));
+  },
+  budget_exceeded: async () => {
+    // The key's day is already spent: a run is refused before it starts.
+    const budget = { usd: 1, period: 'day' as const };
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.budgets.settle({ key: 'capped', id: 'spent', usd: 1, window: budgetWindow(budget, Date.now()) });
+    const { url } = await open(undefined, {}, { store, keys: () => teamKeys(entryOf('capped', { budget })) });
+    return envelope(await fetch(`${url}/v1/runs`, { method: 'POST', headers: as('capped'), body: JSON.stringify({ input: 'hi' }) }));
   },
   rate_limit_exceeded: async () => {
     const { url } = await open(undefined, {}, { keys: () => teamKeys(entryOf('once', { rpm: 1 })) });

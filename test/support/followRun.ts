@@ -12,12 +12,17 @@ export interface FollowedRun {
   leave(): void;
 }
 
-/** Follows `GET /v1/runs/{id}/events` (after `lastEventId`, if given). */
-export async function followRun(url: string, runId: string, lastEventId?: string): Promise<FollowedRun> {
+/** Follows `GET /v1/runs/{id}/events` (after `lastEventId`, if given), with `headers` (a key's, say). */
+export async function followRun(
+  url: string,
+  runId: string,
+  lastEventId?: string,
+  headers: Record<string, string> = {},
+): Promise<FollowedRun> {
   const controller = new AbortController();
   const response = await fetch(`${url}/v1/runs/${runId}/events`, {
     signal: controller.signal,
-    headers: lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId },
+    headers: lastEventId === undefined ? headers : { ...headers, 'Last-Event-ID': lastEventId },
   });
   expect(response.status).toBe(200);
   const events = sseEvents(response.body!);

@@ -19,7 +19,7 @@ export function intercept<T extends object>(part: T, name: string, around: Aroun
 export function interceptStoreParts(
   store: Store,
   around: AroundCall,
-): Pick<Store, 'responses' | 'runs' | 'events' | 'jobs' | 'idempotency' | 'conversations' | 'usage'> {
+): Pick<Store, 'responses' | 'runs' | 'events' | 'jobs' | 'idempotency' | 'conversations' | 'usage' | 'budgets'> {
   return {
     responses: intercept(store.responses, 'responses', around),
     runs: intercept(store.runs, 'runs', around),
@@ -28,5 +28,6 @@ export function interceptStoreParts(
     idempotency: intercept(store.idempotency, 'idempotency', around),
     conversations: intercept(store.conversations, 'conversations', around),
     usage: intercept(store.usage, 'usage', around),
+    budgets: intercept(store.budgets, 'budgets', around),
   };
 }

@@ -9,6 +9,7 @@ import { createLlmAgent } from '../../src/agent/llm/createLlmAgent.js';
 import { loadRoutes } from '../../src/upstream/loadRoutes.js';
 import { observeAttempts } from '../../src/upstream/observeAttempts.js';
 import { spendSink } from '../../src/upstream/spendSink.js';
+import { budgetGuardFor } from '../../src/upstream/budgetGuardFor.js';
 import { SqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../../src/store/Store.js';
 import { silentLogger } from '../../src/logger.js';
@@ -91,7 +92,8 @@ export const ROUTED_KEY = 'sk-routed-secret-5678';
  * and read with `loadRoutes`, its key as `env:`), whose upstreams play `plays`; `file` is the
  * rest of the file (models, retry, budget, breaker), `timeouts` every upstream's, and `app` adds to the
  * app's options (its `tracing`, its `store`: by default one in memory, whose usage ledger the
- * agent's spent calls are written to) and `prices` the agent's. Closed after each test.
+ * agent's spent calls are written to, and against whose budgets a key's calls are held) and
+ * `prices` the agent's. Closed after each test.
  */
 export function useRoutedGateway() {
   const open: { close(): Promise<void> }[] = [];
@@ -138,7 +140,13 @@ export function useRoutedGateway() {
     const metrics = createMetrics();
     const store = app.store ?? new SqliteStore({ dataDir: ':memory:' });
     const onSpent = spendSink(silentLogger, metrics, store.usage);
-    const agent = createLlmAgent({ routes, tools: [], attemptObserver: observeAttempts(metrics), prices, onSpent });
+    const budgets = budgetGuardFor(
+      store.budgets,
+      { reserveOutputTokens: DEFAULTS.budgetReserveOutputTokens, leaseMs: DEFAULTS.budgetLeaseMs },
+      silentLogger,
+      metrics,
+    );
+    const agent = createLlmAgent({ routes, tools: [], attemptObserver: observeAttempts(metrics), prices, onSpent, budgets });
     const gateway = await startApp(agent, {}, { ...app, metrics, store });
     open.unshift(gateway);
     return {

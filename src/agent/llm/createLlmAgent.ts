@@ -1,3 +1,4 @@
+import type { BudgetGuard } from '../../upstream/BudgetGuard.js';
 import type { SpentCall } from '../../upstream/SpentCall.js';
 import type { PriceBook } from '../../money/PriceBook.js';
 import { asyncScheduler, concat, defer, merge, of, tap, throwError, using, type Observable, type SchedulerLike } from 'rxjs';
@@ -75,6 +76,8 @@ export interface LlmAgentOptions {
   readonly prices?: () => PriceBook;
   /** Told once of every upstream attempt that spent something: the usage ledger, the cost metrics. Default: nobody. */
   readonly onSpent?: (call: SpentCall) => void;
+  /** Keeps the calls of a payer with a budget within it (see `createModelCaller`). Default: budgets are not enforced. */
+  readonly budgets?: BudgetGuard;
   /** Which tools' calls wait for a person's approval. Default: those marked `requiresApproval`. */
   readonly requireApproval?: (tool: Tool) => boolean;
 }
@@ -186,6 +189,7 @@ export function createLlmAgent(options: LlmAgentOptions): Agent {
     onResponse: options.onUpstreamResponse,
     prices: options.prices,
     onSpent: options.onSpent,
+    budgets: options.budgets,
     scheduler,
   });
   const source: ToolSource = Array.isArray(tools) ? { tools: () => tools } : (tools as ToolSource);

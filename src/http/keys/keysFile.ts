@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../../errors/ConfigError.js';
+import { budgetSchema } from '../../money/budget.js';
 import { DEFAULT_OWNER, type KeyPolicy } from '../../principal.js';
 
 /** One key of `RXGATE_KEYS_FILE`: its id, the SHA-256 of the key (never the key), its policy. */
@@ -22,6 +23,7 @@ const entry = z.strictObject({
   models: z.array(z.string().min(1)).optional(),
   rpm: z.number().int().positive().optional(),
   maxStreams: z.number().int().positive().optional(),
+  budget: budgetSchema.optional(),
   expiresAt: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
   admin: z.boolean().optional(),
 });

@@ -21,11 +21,11 @@ export const sha256 = (key: string): Buffer => createHash('sha256').update(key).
 /** Indexes the keys file's entries by digest, each with the principal it makes. */
 export function indexKeys(entries: readonly KeyEntry[]): KnownKeys {
   return new Map(
-    entries.map(({ id, sha256: hex, expiresAt, admin = false, models, rpm, maxStreams }) => [
+    entries.map(({ id, sha256: hex, expiresAt, admin = false, models, rpm, maxStreams, budget }) => [
       hex,
       {
         digest: Buffer.from(hex, 'hex'),
-        principal: { id, admin, policy: { models, rpm, maxStreams } },
+        principal: { id, admin, policy: { models, rpm, maxStreams, budget } },
         expiresAt: expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(expiresAt),
       },
     ]),

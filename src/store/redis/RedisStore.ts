@@ -17,6 +17,7 @@ import { RedisKeys } from './redisKeys.js';
 import { RedisResponseStore, TOMBSTONE_AGES } from './RedisResponseStore.js';
 import { RedisRunStore } from './RedisRunStore.js';
 import { RedisUsageLedger } from './RedisUsageLedger.js';
+import { RedisBudgetLedger } from './RedisBudgetLedger.js';
 import { ShardedStreamWatcher } from './ShardedStreamWatcher.js';
 import type { StreamWatcher } from './StreamWatcher.js';
 
@@ -46,6 +47,7 @@ export class RedisStore implements Store {
   readonly idempotency: RedisIdempotencyStore;
   readonly conversations: RedisConversationStore;
   readonly usage: RedisUsageLedger;
+  readonly budgets: RedisBudgetLedger;
   readonly keys: RedisKeys;
   /** This instance as a claimant of orphans; its coordinator says that it runs what it owns. */
   readonly claimant: Claimant;
@@ -74,6 +76,7 @@ export class RedisStore implements Store {
     this.jobs = new RedisJobStore(redis, this.keys);
     this.conversations = new RedisConversationStore(redis, prefix, retention, leaseMs);
     this.usage = new RedisUsageLedger(redis, this.keys, retention);
+    this.budgets = new RedisBudgetLedger(redis, this.keys);
   }
 
   /** Connects and returns the store; a Redis that does not answer within `connectTimeoutMs` (default 5 s) is a `StoreError`. */

@@ -1,3 +1,4 @@
+import { fromPico, toPico } from '../../money/pico.js';
 import { DEFAULT_OWNER } from '../../principal.js';
 import type { SpentCall } from '../../upstream/SpentCall.js';
 import type { RetentionPolicy } from '../retentionPolicy.js';
@@ -7,8 +8,6 @@ import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';
 
 const HOUR_MS = USAGE_BUCKET_MS.hour;
-/** Costs are summed as whole picodollars (HINCRBY), where HINCRBYFLOAT would gather binary noise. */
-const PICO = 1e12;
 const MEASURES = ['calls', 'input', 'cached', 'output', 'pico', 'estimated'] as const;
 type Measure = (typeof MEASURES)[number];
 
@@ -38,7 +37,7 @@ const FIELD_OF: Record<Measure, keyof Sums> = {
   estimated: 'estimatedCalls',
 };
 
-const totalsOf = ({ pico, ...sums }: Sums): UsageTotals => ({ ...sums, costUsd: pico / PICO });
+const totalsOf = ({ pico, ...sums }: Sums): UsageTotals => ({ ...sums, costUsd: fromPico(pico) });
 
 /**
  * The usage ledger in Redis: each call an entry of one stream (the rows, trimmed by age as they are
@@ -56,7 +55,8 @@ export class RedisUsageLedger implements UsageLedger {
     const { at, attempt, payer, tokens, cost } = call;
     const keptSince = at - this.retention.usageMaxAgeMs;
     const hour = Math.floor(at / HOUR_MS) * HOUR_MS;
-    const pico = Math.round(cost.usd * PICO);
+    // Summed as whole picodollars (HINCRBY), where HINCRBYFLOAT would gather binary noise.
+    const pico = toPico(cost.usd);
     const measures: Record<Measure, number> = {
       calls: 1,
       input: tokens.input,

@@ -70,6 +70,16 @@ export class RedisKeys {
     return `${this.prefix}usage:hour:${hourStartMs}`;
   }
 
+  /** Key `key`'s settled spend in budget series `series`, whole picodollars a bucket; tagged with the key, beside its holds. */
+  budgetSpent(key: string, series: string): string {
+    return `${this.prefix}budget:{${key}}:spent:${series}`;
+  }
+
+  /** Key `key`'s budget holds in flight: id to `picodollars:expires at`. */
+  budgetHolds(key: string): string {
+    return `${this.prefix}budget:{${key}}:holds`;
+  }
+
   /** Tombstones, scored by when they were left: capped like SQLite's. */
   tombstones(): string {
     return `${this.prefix}tombstones`;

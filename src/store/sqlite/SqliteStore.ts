@@ -13,6 +13,7 @@ import { SqliteIdempotencyStore } from './SqliteIdempotencyStore.js';
 import { SqliteResponseStore } from './SqliteResponseStore.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { SqliteUsageLedger } from './SqliteUsageLedger.js';
+import { SqliteBudgetLedger } from './SqliteBudgetLedger.js';
 import { storeCall, WriteHealth } from './storeCall.js';
 
 export interface SqliteStoreOptions {
@@ -33,6 +34,7 @@ export class SqliteStore implements Store {
   readonly idempotency: SqliteIdempotencyStore;
   readonly conversations: SqliteConversationStore;
   readonly usage: SqliteUsageLedger;
+  readonly budgets: SqliteBudgetLedger;
   readonly #db: Database.Database;
   readonly #retention: RetentionPolicy;
   readonly #health = new WriteHealth();
@@ -55,6 +57,7 @@ export class SqliteStore implements Store {
     this.jobs = new SqliteJobStore(this.#db, this.#health);
     this.conversations = new SqliteConversationStore(this.#db, this.#health);
     this.usage = new SqliteUsageLedger(this.#db, this.#health);
+    this.budgets = new SqliteBudgetLedger(this.#db, this.#health);
   }
 
   async enforceRetention(): Promise<number> {

@@ -75,6 +75,22 @@ CREATE TABLE IF NOT EXISTS usage_calls (
 );
 CREATE INDEX IF NOT EXISTS usage_calls_by_time ON usage_calls (at);
 CREATE INDEX IF NOT EXISTS usage_calls_by_key ON usage_calls (key, at);
+-- Each key's settled spend against its budget, as whole picodollars a bucket of its window's series
+CREATE TABLE IF NOT EXISTS budget_spent (
+  key TEXT NOT NULL,
+  series TEXT NOT NULL,
+  bucket INTEGER NOT NULL,
+  pico INTEGER NOT NULL,
+  PRIMARY KEY (key, series, bucket)
+) WITHOUT ROWID;
+-- The worst cases held by calls in flight, until they settle or their lease ends
+CREATE TABLE IF NOT EXISTS budget_holds (
+  id TEXT PRIMARY KEY,
+  key TEXT NOT NULL,
+  pico INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS budget_holds_by_key ON budget_holds (key, expires_at);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
