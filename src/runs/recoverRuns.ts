@@ -3,7 +3,7 @@ import type { Store } from '../store/Store.js';
 import { INTERRUPTED_BY_CRASH } from '../detached/interruptedByCrash.js';
 import { toRunError } from './runError.js';
 import type { RunObject } from './runObject.js';
-import { storedOutput } from './storedOutput.js';
+import { readRunLog } from './readRunLog.js';
 
 /**
  * Marks the runs a dead process left queued or running as failed, with an error that says so and
@@ -14,8 +14,8 @@ export async function recoverRuns(store: Store, now = Date.now()): Promise<numbe
   const runs = await store.runs.unfinished<RunObject>();
   const error = toRunError(new InterruptedError(INTERRUPTED_BY_CRASH, 'interrupted'));
   for (const run of runs) {
-    const kept = await storedOutput(store.events, run.id);
-    const failed: RunObject = { ...run, status: 'failed', completed_at: Math.floor(now / 1000), ...kept, error };
+    const { output, refusal } = await readRunLog(store.events, run.id);
+    const failed: RunObject = { ...run, status: 'failed', completed_at: Math.floor(now / 1000), output, refusal, error };
     await store.runs.save(failed);
     await store.events.appendLast(run.id, () => ({ type: 'run.failed', data: JSON.stringify({ type: 'run.failed', error }) }));
   }
