@@ -18,7 +18,8 @@ export async function recoverRuns(store: Store, now = Date.now()): Promise<numbe
   for (const run of runs) {
     const logged = await readRunLog(store.events, run.id);
     if (logged.status !== undefined) {
-      await store.runs.save({ ...run, ...logged, completed_at: completedAt });
+      const ended: RunObject = { ...run, ...logged, completed_at: completedAt };
+      await store.runs.save(ended);
       continue;
     }
     const { output, refusal } = logged;
