@@ -5,6 +5,8 @@ import { RequestError } from '../errors/RequestError.js';
 import type { RunObject } from './runObject.js';
 import { parseRunListQuery } from './runListQuery.js';
 import type { RunsContext } from './runsContext.js';
+import { isUnfinished } from './currentRun.js';
+import { runFromLog } from './runFromLog.js';
 import { shownRun } from './shownRun.js';
 
 // The store is read in pages this size until a filtered page is full.
@@ -13,8 +15,8 @@ const STORE_PAGE = 100;
 /**
  * `GET /v1/runs`: the runs the caller may see, newest first, of every instance sharing the store;
  * `limit` (1 to 100, default 20), `after` (the last run id of the previous page), `status`. A run
- * in flight here is shown live; one in flight elsewhere as last stored (its output is in
- * `GET /v1/runs/{id}`).
+ * in flight here is shown live; one in flight elsewhere as its log tells it, as `GET /v1/runs/{id}`
+ * shows it (the concurrent-run cap bounds how many logs a list reads).
  */
 export const listRunsRoute =
   (context: RunsContext): RouteHandler =>
@@ -36,7 +38,9 @@ export const listRunsRoute =
       cursor = page.at(-1)?.run.id;
       for (const { run: stored, owner } of page) {
         if (!mayAccess(principal, owner)) continue;
-        const run = context.detached.snapshot<RunObject>(stored.id, 'run') ?? shownRun(stored);
+        const run =
+          context.detached.snapshot<RunObject>(stored.id, 'run') ??
+          (isUnfinished(stored) ? await runFromLog(context, stored) : shownRun(stored));
         if (status === undefined || run.status === status) data.push(run);
       }
     }

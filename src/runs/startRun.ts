@@ -55,7 +55,8 @@ export interface RunStart {
  * for `GET /v1/runs/{id}/events`. A stop ends it `cancelled`; shutdown ends it `failed` with the
  * reason. With `conversation`, the run reads its items first, appends its input and answer when it
  * completes (nothing when it fails or is cancelled) and releases it when it ends. People's approvals and steers reach it through its `RunInputs`; while calls wait for an
- * answer it shows as `waiting_for_approval`, and is stored again at each approval asked or resolved. Resolves once the run is stored `running` (or the store refused it).
+ * answer it shows as `waiting_for_approval`. It is stored as it starts and as it ends, no more: between the two, another
+ * instance shows it from its log, and a save in between could only land late. Resolves once the run is stored `running` (or the store refused it).
  */
 export async function startRun(
   request: RunRequest,
@@ -102,8 +103,6 @@ export async function startRun(
       refusal = event.refusal;
       update({ status: 'completed', usage: event.usage, completed_at: now() });
     } else if (event.type === 'run.failed') update({ status: 'failed', error: event.error, completed_at: now() });
-    // Another instance reads which approvals wait from the stored run; the log stays the truth if this save fails.
-    else if (event.type === 'approval.required' || event.type === 'approval.resolved') store.runs.save(stored()).catch(() => undefined);
   };
   // Traced, each event names the trace of the request that started the run, which its spans belong to.
   const traceId = run.trace_id;

@@ -18,7 +18,10 @@ export interface ListedRun<R extends RunRecord> {
 
 /** Runs, by id, as the JSON `GET /v1/runs/{id}` answers. */
 export interface RunStore {
-  /** `owner`, the principal id that made the run, is kept from the first save that gives it; later saves need not repeat it. */
+  /**
+   * `owner`, the principal id that made the run, is kept from the first save that gives it; later saves need not repeat it.
+   * A save of a queued or running run over a finished one changes nothing: a late save never takes a run's end back.
+   */
   save(run: RunRecord, owner?: string): Promise<void>;
   /**
    * Who made run `id` (`DEFAULT_OWNER` for a run stored before owners were), or undefined when

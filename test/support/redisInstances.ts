@@ -3,6 +3,7 @@ import { afterEach } from 'vitest';
 import { createLlmAgent, type LlmAgentOptions } from '../../src/agent/llm/createLlmAgent.js';
 import type { AppConfig } from '../../src/http/createApp.js';
 import type { RetentionPolicy } from '../../src/store/retentionPolicy.js';
+import type { Store } from '../../src/store/Store.js';
 import { RedisCoordinator } from '../../src/store/redis/RedisCoordinator.js';
 import { RedisStore } from '../../src/store/redis/RedisStore.js';
 import type { RedisTarget } from '../../src/store/redis/connectRedis.js';
@@ -22,7 +23,8 @@ export const TEST_LEASE_MS = 600;
  * rxgate instances in this process that share one Redis (a key prefix of this test's own, removed
  * after it) and one scripted upstream, each with its own store connections, coordinator and
  * server; all closed after each test. `target` is the Redis (the shared one unless given), read
- * when the instances start, so that a suite may start its own in `beforeAll`.
+ * when the instances start, so that a suite may start its own in `beforeAll`. `wrap` gives instance
+ * `index` a store around its own (a `holdingStore`, say); `Instance.store` stays the Redis one.
  */
 export function useInstances(target: () => RedisTarget = () => SHARED_REDIS) {
   let upstream: ScriptedUpstream | undefined;
@@ -42,6 +44,7 @@ export function useInstances(target: () => RedisTarget = () => SHARED_REDIS) {
       overrides: Partial<AppConfig> = {},
       retention?: RetentionPolicy,
       agentOptions: Pick<LlmAgentOptions, 'tools' | 'requireApproval' | 'maxIterations'> = {},
+      wrap: (store: Store, index: number) => Store = (store) => store,
     ) {
       upstream = await createScriptedUpstream(scripts);
       prefix = testPrefix();
@@ -56,7 +59,7 @@ export function useInstances(target: () => RedisTarget = () => SHARED_REDIS) {
           logger,
         });
         const agent = createLlmAgent({ baseUrl: upstream.baseUrl, model: 'up-model', tools: [], logger, ...agentOptions });
-        const app = await startApp(agent, overrides, { store, coordinator, logger });
+        const app = await startApp(agent, overrides, { store: wrap(store, index), coordinator, logger });
         const instance: Instance = {
           ...app,
           store,

@@ -94,6 +94,19 @@ export function describeStoreContract(name: string, open: (retention?: Retention
       expect(await runs.unfinished()).toEqual([{ id: 'run_a', status: 'running' }]);
     });
 
+    it('never takes a finished run back to queued or running, and lets one finished state follow another', async () => {
+      const runs = (await store()).runs;
+      await runs.save({ id: 'run_a', status: 'running' }, 'team-a');
+      await runs.save({ id: 'run_a', status: 'completed' });
+      await runs.save({ id: 'run_a', status: 'running' });
+      await runs.save({ id: 'run_a', status: 'queued' });
+      expect(await runs.get('run_a')).toEqual({ id: 'run_a', status: 'completed' });
+      expect(await runs.unfinished()).toEqual([]);
+      await runs.save({ id: 'run_a', status: 'failed' });
+      expect(await runs.get('run_a')).toEqual({ id: 'run_a', status: 'failed' });
+      expect(await runs.owner('run_a')).toBe('team-a');
+    });
+
     it('lists runs newest first, finished or not, a page after another', async () => {
       const runs = (await store()).runs;
       // Saved in one millisecond or several: these ids are in the order of saving, which Redis takes for ties.

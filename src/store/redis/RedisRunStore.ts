@@ -11,8 +11,11 @@ import type { RedisKeys } from './redisKeys.js';
 
 const UNFINISHED_RUN = new Set(['queued', 'running']);
 
+// A finished run is never taken back to queued or running: a save made while it ran, landing after its end, is refused.
 // A finished run and its log get the retention's age as TTL; an unfinished one is kept.
 const SAVE = `${ownedBy(1)}
+local stored = redis.call('HGET', KEYS[1], 'status')
+if ARGV[5] == '0' and stored and stored ~= 'queued' and stored ~= 'running' then return false end
 redis.call('HSET', KEYS[1], 'body', ARGV[2], 'status', ARGV[3], 'owner', ARGV[1])
 redis.call('HSETNX', KEYS[1], 'created', ARGV[4])
 if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'NX') end
@@ -31,7 +34,7 @@ return redis.call('HGET', KEYS[1], 'created')`;
  * `claims`: how often a sweeper took it over, `created`), and beside it the `principal` that made it. A finished run and its event log expire after the retention's age; the `unfinished`
  * set lists the others, and the `settled` index lets retention trim by count. A save by an
  * instance whose run another one claimed (its lease had lapsed) is dropped: the claimant's
- * `failed` stands.
+ * `failed` stands. So is an unfinished save of a finished run: its end stands.
  */
 export class RedisRunStore implements RunStore {
   constructor(

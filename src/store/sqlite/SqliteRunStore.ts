@@ -3,7 +3,7 @@ import { DEFAULT_OWNER } from '../../principal.js';
 import type { ListedRun, RunPage, RunRecord, RunStore } from '../RunStore.js';
 import { storeCall, type WriteHealth } from './storeCall.js';
 
-/** Runs in SQLite, each row the run's JSON. */
+/** Runs in SQLite, each row the run's JSON; an unfinished save of a finished run is dropped (its end stands). */
 export class SqliteRunStore implements RunStore {
   readonly #upsert: Database.Statement;
   readonly #select: Database.Statement;
@@ -17,7 +17,8 @@ export class SqliteRunStore implements RunStore {
     private readonly health: WriteHealth,
   ) {
     this.#upsert = db.prepare(
-      'INSERT INTO runs (id, created_at, status, body, owner) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body, owner = coalesce(runs.owner, excluded.owner)',
+      // A finished run is never taken back to queued or running: a save made while it ran, landing after its end, changes nothing.
+      "INSERT INTO runs (id, created_at, status, body, owner) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body, owner = coalesce(runs.owner, excluded.owner) WHERE runs.status IN ('queued', 'running') OR excluded.status NOT IN ('queued', 'running')",
     );
     this.#select = db.prepare('SELECT body FROM runs WHERE id = ?');
     this.#owner = db.prepare('SELECT coalesce(owner, ?) FROM runs WHERE id = ?').pluck();
