@@ -8,7 +8,7 @@ import { loadRoutes } from './upstream/loadRoutes.js';
 import { observeAttempts } from './upstream/observeAttempts.js';
 import { spendSink, type SpendLedger } from './upstream/spendSink.js';
 import { budgetGuardFor } from './upstream/budgetGuardFor.js';
-import type { BudgetLedger } from './store/BudgetLedger.js';
+import type { BudgetLedger } from './money/BudgetLedger.js';
 import type { Config } from './config.js';
 import { ConfigError } from './errors/ConfigError.js';
 import type { Logger } from './logger.js';

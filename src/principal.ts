@@ -1,4 +1,4 @@
-import type { Budget } from './money/budget.js';
+import type { Budget } from './budget.js';
 
 /** Who a request acts for: an API key's id, and whether that key may see and control everything. */
 export interface Principal {

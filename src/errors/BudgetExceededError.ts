@@ -1,4 +1,4 @@
-import { describePeriod, type Budget } from '../money/budget.js';
+import { describePeriod, type Budget } from '../budget.js';
 import { RxgateError } from './RxgateError.js';
 
 const dollars = (usd: number): string => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;

@@ -1,4 +1,4 @@
-import type { Budget } from '../money/budget.js';
+import type { Budget } from '../budget.js';
 import type { DetachedRun } from '../detached/DetachedRuns.js';
 import type { RunObject } from '../runs/runObject.js';
 import { parseRunRequest } from '../runs/runRequest.js';

@@ -1,4 +1,4 @@
-import type { Budget } from './budget.js';
+import type { Budget } from '../budget.js';
 
 /** Who a run's model calls are spent for: the ledger's row names it, and a budget is held against its key. */
 export interface Payer {

@@ -1,6 +1,6 @@
 import { BudgetExceededError } from '../errors/BudgetExceededError.js';
 import type { Principal } from '../principal.js';
-import type { BudgetLedger } from '../store/BudgetLedger.js';
+import type { BudgetLedger } from './BudgetLedger.js';
 import { budgetWindow } from './budgetWindow.js';
 
 /**

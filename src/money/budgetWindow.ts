@@ -1,4 +1,4 @@
-import type { Budget } from './budget.js';
+import type { Budget } from '../budget.js';
 
 /**
  * Where a key's spend counts at one instant: the series and bucket a call's cost is added to, the

@@ -1,4 +1,4 @@
-import type { Budget } from '../money/budget.js';
+import type { Budget } from '../budget.js';
 import { randomUUID } from 'node:crypto';
 import { asyncScheduler, concatMap, defer, identity, map, tap } from 'rxjs';
 import { instantiateOperators } from '../pipeline/protocolOperators.js';

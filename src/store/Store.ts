@@ -5,7 +5,7 @@ import type { IdempotencyStore } from './IdempotencyStore.js';
 import type { ResponseStore } from './ResponseStore.js';
 import type { RunStore } from './RunStore.js';
 import type { UsageLedger } from './UsageLedger.js';
-import type { BudgetLedger } from './BudgetLedger.js';
+import type { BudgetLedger } from '../money/BudgetLedger.js';
 
 /**
  * Where the Responses, Runs and Conversations APIs keep stored responses, runs, their event logs and conversations: SQLite in

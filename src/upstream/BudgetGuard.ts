@@ -1,6 +1,6 @@
-import type { Budget } from '../money/budget.js';
+import type { Budget } from '../budget.js';
 import type { BudgetWindow } from '../money/budgetWindow.js';
-import type { BudgetHold, BudgetHoldRequest, BudgetSettlement } from '../store/BudgetLedger.js';
+import type { BudgetHold, BudgetHoldRequest, BudgetSettlement } from '../money/BudgetLedger.js';
 import type { ObservableInput } from 'rxjs';
 
 /** The part of a `BudgetLedger` the model caller holds and settles with (a store's answers its promises). */

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import type { BudgetLedger } from '../store/BudgetLedger.js';
+import type { BudgetLedger } from '../money/BudgetLedger.js';
 import type { BudgetGuard } from './BudgetGuard.js';
 
 export interface BudgetSettings {

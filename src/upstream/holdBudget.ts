@@ -1,6 +1,6 @@
 import { defer, from, Observable, of, switchMap, type SchedulerLike } from 'rxjs';
 import { BudgetExceededError } from '../errors/BudgetExceededError.js';
-import type { Budget } from '../money/budget.js';
+import type { Budget } from '../budget.js';
 import { budgetWindow } from '../money/budgetWindow.js';
 import type { Price } from '../money/price.js';
 import { worstCaseUsd } from '../money/worstCaseUsd.js';

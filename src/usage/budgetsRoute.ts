@@ -2,7 +2,7 @@ import { budgetWindow } from '../money/budgetWindow.js';
 import type { Principal } from '../principal.js';
 import type { RouteHandler } from '../serving/routeHandler.js';
 import { localsOf } from '../serving/requestLocals.js';
-import type { BudgetLedger } from '../store/BudgetLedger.js';
+import type { BudgetLedger } from '../money/BudgetLedger.js';
 
 /** Every key now in force. */
 export type KeysInForce = () => readonly Principal[];

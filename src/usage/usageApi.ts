@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import type { RouteHandler } from '../serving/routeHandler.js';
-import type { BudgetLedger } from '../store/BudgetLedger.js';
+import type { BudgetLedger } from '../money/BudgetLedger.js';
 import type { UsageLedger } from '../store/UsageLedger.js';
 import { budgetsRoute, type KeysInForce } from './budgetsRoute.js';
 import { usageRoute } from './usageRoute.js';

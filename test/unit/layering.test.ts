@@ -33,6 +33,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['tracing', 'money'],
   ['health', 'metrics', 'config', 'watchConfigFile'],
   ['errors', 'logger', 'principal', 'rx', 'wire'],
+  ['budget'],
 ];
 
 /** The folders whose sub-folders are ranked on their own. */

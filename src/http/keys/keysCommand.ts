@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../errors/ConfigError.js';
-import type { Budget } from '../../money/budget.js';
+import type { Budget } from '../../budget.js';
 import { parseKeysFile, readKeysFile, writeKeysFile, type KeyEntry } from './keysFile.js';
 import { sha256 } from './resolveKey.js';
 

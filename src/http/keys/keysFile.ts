@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../../errors/ConfigError.js';
-import { budgetSchema } from '../../money/budget.js';
+import { budgetSchema } from '../../budget.js';
 import { DEFAULT_OWNER, type KeyPolicy } from '../../principal.js';
 
 /** One key of `RXGATE_KEYS_FILE`: its id, the SHA-256 of the key (never the key), its policy. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BudgetWindow } from '../../money/budgetWindow.js';
 import { fromPico, toPico } from '../../money/pico.js';
-import type { BudgetHold, BudgetHoldRequest, BudgetLedger, BudgetSettlement, BudgetStanding } from '../BudgetLedger.js';
+import type { BudgetHold, BudgetHoldRequest, BudgetLedger, BudgetSettlement, BudgetStanding } from '../../money/BudgetLedger.js';
 import type { RedisClient } from './connectRedis.js';
 import { redisCall } from './redisCall.js';
 import type { RedisKeys } from './redisKeys.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { BudgetWindow } from '../../money/budgetWindow.js';
 import { fromPico, toPico } from '../../money/pico.js';
-import type { BudgetHold, BudgetHoldRequest, BudgetLedger, BudgetSettlement, BudgetStanding } from '../BudgetLedger.js';
+import type { BudgetHold, BudgetHoldRequest, BudgetLedger, BudgetSettlement, BudgetStanding } from '../../money/BudgetLedger.js';
 import { storeCall, type WriteHealth } from './storeCall.js';
 
 /**

@@ -1,6 +1,6 @@
 import OpenAI, { RateLimitError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { Budget } from '../../../src/money/budget.js';
+import type { Budget } from '../../../src/budget.js';
 import { PriceBook } from '../../../src/money/PriceBook.js';
 import { followRun } from '../../support/followRun.js';
 import { sampleOf } from '../../support/metricSamples.js';

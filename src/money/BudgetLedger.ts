@@ -1,4 +1,4 @@
-import type { BudgetWindow } from '../money/budgetWindow.js';
+import type { BudgetWindow } from './budgetWindow.js';
 
 /** A reservation's request: `usd` held against `key`'s spend in `window`, which may reach `limitUsd`. */
 export interface BudgetHoldRequest {
