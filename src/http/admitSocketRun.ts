@@ -1,4 +1,5 @@
 import type { Metrics } from '../metrics/createMetrics.js';
+import type { BudgetLedger } from '../money/BudgetLedger.js';
 import type { Principal } from '../principal.js';
 import type { KeyLimits, ReleaseSlot } from '../store/KeyLimits.js';
 import type { AdvertisedModels } from './advertisedModels.js';
@@ -14,12 +15,12 @@ const NO_SLOT: ReleaseSlot = () => undefined;
  */
 export function admitSocketRun(
   models: AdvertisedModels,
-  keyLimits: { readonly limits: KeyLimits; readonly metrics: Metrics } | undefined,
+  keyLimits: { readonly limits: KeyLimits; readonly metrics: Metrics; readonly budgets: BudgetLedger } | undefined,
 ): (principal: Principal, model: string) => Promise<ReleaseSlot> {
   return async (principal, model) => {
     if (!models.accepts(model)) throw unadvertisedModel(model, models);
     if (!keyLimits) return NO_SLOT;
     await admitRequest(keyLimits.limits, keyLimits.metrics, principal);
-    return admitRun(keyLimits.limits, keyLimits.metrics, principal, model);
+    return admitRun(keyLimits.limits, keyLimits.metrics, keyLimits.budgets, principal, model);
   };
 }

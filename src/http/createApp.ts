@@ -279,7 +279,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
 
   const v1 = express.Router();
   // One policy for /v1 and /api: a key's rpm counts its requests to both.
-  const keyPolicy = keys ? enforceKeyPolicy(keyLimits, metrics, config.modelId) : undefined;
+  const keyPolicy = keys ? enforceKeyPolicy(keyLimits, metrics, store.budgets, config.modelId) : undefined;
   const v1UpFront: RequestHandler[] = [
     shedWhenOverloaded(overload),
     guard,
@@ -301,7 +301,7 @@ export function createApp(options: CreateAppOptions): RxgateApp {
       maxCachedResponses: config.wsMaxCachedResponses ?? DEFAULTS.wsMaxCachedResponses,
       maxQueuedEvents: config.wsMaxQueuedEvents ?? DEFAULTS.wsMaxQueuedEvents,
       maxAgeMs: config.wsMaxAgeMs ?? DEFAULTS.wsMaxAgeMs,
-      admit: admitSocketRun(models, keys ? { limits: keyLimits, metrics } : undefined),
+      admit: admitSocketRun(models, keys ? { limits: keyLimits, metrics, budgets: store.budgets } : undefined),
     },
     { maxConnections: config.wsMaxConnections ?? DEFAULTS.wsMaxConnections, maxMessageBytes: config.maxBodyBytes },
   );

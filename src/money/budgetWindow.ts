@@ -26,19 +26,31 @@ const CALENDAR_MEMORY_MS = 32 * 24 * 3600_000;
 /** A rolling window forgets its spend in steps of a sixtieth of its length, and of at least a minute. */
 export const rollingBucketMs = (rollingMs: number): number => Math.max(60_000, Math.ceil(rollingMs / 60));
 
+/** One formatter a zone, made once: making one costs far more than formatting with it, and a window formats five times. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      weekday: 'short',
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
 /** The wall clock of `ms` in `zone`. */
 function wallClock(ms: number, zone: string): { year: number; month: number; day: number; weekday: number; offsetMs: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-    weekday: 'short',
-  }).formatToParts(ms);
+  const parts = formatterOf(zone).formatToParts(ms);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value;
   const number = (type: Intl.DateTimeFormatPartTypes) => Number(part(type));
   const asUtc = Date.UTC(number('year'), number('month') - 1, number('day'), number('hour'), number('minute'), number('second'));

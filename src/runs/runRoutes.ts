@@ -1,4 +1,3 @@
-import { budgetRefusal } from '../money/budgetRefusal.js';
 import { parseEventCursor } from '../detached/parseEventCursor.js';
 import { serveLoggedEvents } from '../detached/serveLoggedEvents.js';
 import { UNTIL_TERMINAL } from '../detached/followEvents.js';
@@ -30,9 +29,6 @@ export const createRunRoute =
   async (req, res) => {
     const locals = localsOf(res);
     const request = parseRunRequest(req.body);
-    // A key whose budget is spent is refused with its 429 now, not with a run that fails at its first call.
-    const spent = await budgetRefusal(context.store.budgets, locals.principal, Date.now());
-    if (spent) throw spent;
     const key = readIdempotencyKey(req);
     // Pending until the run has started: a duplicate meanwhile must not answer with a run that may never be made.
     const { id, replayed, pending } = await claimIdempotencyKey(req, newRunId(), {

@@ -1,6 +1,6 @@
 import type { RunRecord } from '../../src/store/RunStore.js';
 import type { Store } from '../../src/store/Store.js';
-import { interceptStoreParts, type AroundCall } from './interceptStore.js';
+import { interceptStore, type AroundCall } from './interceptStore.js';
 
 /** A store whose saves of a run after its start wait for the test; see `heldRunSaves`. */
 export interface HeldRunSaves {
@@ -35,12 +35,7 @@ export function heldRunSaves(store: Store): HeldRunSaves {
     return saved;
   };
   return {
-    store: {
-      ...interceptStoreParts(store, around),
-      enforceRetention: () => store.enforceRetention(),
-      checkWritable: () => store.checkWritable(),
-      close: () => store.close(),
-    },
+    store: interceptStore(store, around),
     releaseFinal: async () => {
       releaseFinal();
       await stored;

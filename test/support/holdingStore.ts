@@ -1,5 +1,5 @@
 import type { Store } from '../../src/store/Store.js';
-import { interceptStoreParts, type AroundCall } from './interceptStore.js';
+import { interceptStore, type AroundCall } from './interceptStore.js';
 
 /** A store whose chosen calls wait for the test; see `holdingStore`. */
 export interface HoldingStore {
@@ -26,12 +26,7 @@ export function holdingStore(store: Store, holds: (call: string, args: readonly 
     return released.then(proceed);
   };
   return {
-    store: {
-      ...interceptStoreParts(store, around),
-      enforceRetention: () => store.enforceRetention(),
-      checkWritable: () => store.checkWritable(),
-      close: () => store.close(),
-    },
+    store: interceptStore(store, around),
     held,
     release,
   };

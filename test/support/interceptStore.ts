@@ -15,6 +15,16 @@ export function intercept<T extends object>(part: T, name: string, around: Aroun
   });
 }
 
+/** `store` with every call to the parts that hold its data going through `around`; the rest as it is. */
+export function interceptStore(store: Store, around: AroundCall): Store {
+  return {
+    ...interceptStoreParts(store, around),
+    enforceRetention: () => store.enforceRetention(),
+    checkWritable: () => store.checkWritable(),
+    close: () => store.close(),
+  };
+}
+
 /** The parts of `store` that hold its data, each intercepted under its name (`'runs.save'`, ...). */
 export function interceptStoreParts(
   store: Store,

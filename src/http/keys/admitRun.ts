@@ -1,5 +1,7 @@
 import { KeyLimitError } from '../../errors/KeyLimitError.js';
 import { modelNotFound } from '../../errors/modelNotFound.js';
+import type { BudgetLedger } from '../../money/BudgetLedger.js';
+import { budgetRefusal } from '../../money/budgetRefusal.js';
 import type { Metrics } from '../../metrics/createMetrics.js';
 import { mayUseModel, type Principal } from '../../principal.js';
 import type { KeyLimits, ReleaseSlot } from '../../store/KeyLimits.js';
@@ -15,11 +17,20 @@ export async function admitRequest(limits: KeyLimits, metrics: Metrics, { id, po
 
 /**
  * What a run of `model` needs of `principal`'s key: the model among its `models` (404
- * `model_not_found`) and one of its `maxStreams` slots (429 while all are taken), held until the
- * returned function is called.
+ * `model_not_found`), a budget not yet spent (429 `budget_exceeded`, before a stream's headers go
+ * out) and one of its `maxStreams` slots (429 while all are taken), held until the returned
+ * function is called.
  */
-export async function admitRun(limits: KeyLimits, metrics: Metrics, principal: Principal, model: string): Promise<ReleaseSlot> {
+export async function admitRun(
+  limits: KeyLimits,
+  metrics: Metrics,
+  budgets: BudgetLedger,
+  principal: Principal,
+  model: string,
+): Promise<ReleaseSlot> {
   if (!mayUseModel(principal, model)) throw modelNotFound(model);
+  const spent = await budgetRefusal(budgets, principal, Date.now());
+  if (spent) throw spent;
   return takeRunSlot(limits, metrics, principal);
 }
 

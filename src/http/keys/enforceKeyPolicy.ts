@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Metrics } from '../../metrics/createMetrics.js';
+import type { BudgetLedger } from '../../money/BudgetLedger.js';
 import { localsOf } from '../../serving/requestLocals.js';
 import type { KeyLimits, ReleaseSlot } from '../../store/KeyLimits.js';
 import { admitRequest, admitRun, takeRunSlot } from './admitRun.js';
@@ -15,11 +16,12 @@ const routed = (path: string): string => path.toLowerCase().replace(/\/+$/, '');
 /**
  * The request's key's policy, after authentication and the JSON body: its `rpm` (429
  * `rate_limit_exceeded` with `Retry-After`), on the agent routes its `models` (404
- * `model_not_found`, for the request's model or, without one, the default) and its `maxStreams`
+ * `model_not_found`, for the request's model or, without one, the default), its budget (429
+ * `budget_exceeded` once it is spent) and its `maxStreams`
  * (429 while that many are in flight, detached runs included, a job's run started by hand too; a
  * scheduled one takes its slot in `fireJob`).
  */
-export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultModel: string): RequestHandler {
+export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, budgets: BudgetLedger, defaultModel: string): RequestHandler {
   return async (req, res, next) => {
     const locals = localsOf(res);
     await admitRequest(limits, metrics, locals.principal);
@@ -27,7 +29,7 @@ export function enforceKeyPolicy(limits: KeyLimits, metrics: Metrics, defaultMod
     let release: ReleaseSlot;
     if (AGENT_ROUTES.has(routed(req.path))) {
       const asked = (req.body as { model?: unknown } | undefined)?.model;
-      release = await admitRun(limits, metrics, locals.principal, typeof asked === 'string' ? asked : defaultModel);
+      release = await admitRun(limits, metrics, budgets, locals.principal, typeof asked === 'string' ? asked : defaultModel);
     } else if (RUN_JOB_NOW.test(routed(`${req.baseUrl}${req.path}`))) release = await takeRunSlot(limits, metrics, locals.principal);
     else return next();
     let kept: Promise<void> | undefined;

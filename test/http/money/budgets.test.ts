@@ -75,9 +75,13 @@ describe('budgets', () => {
     await client.chat.completions.create({ model: 'smart', messages });
     const refused = await client.chat.completions.create({ model: 'smart', messages }).catch((error: unknown) => error);
 
+    // A stream is refused before its headers: the client sees the 429, not a stream that fails.
+    const refusedStream = await client.chat.completions.create({ model: 'smart', messages, stream: true }).catch((error: unknown) => error);
+
     expect(refused).toBeInstanceOf(RateLimitError);
     expect((refused as RateLimitError).code).toBe('budget_exceeded');
-    expect(requests).toBe(2);
+    expect(refusedStream).toBeInstanceOf(RateLimitError);
+    expect(requests).toBe(3);
     expect(scripted('main').requests).toHaveLength(1);
   });
 
